@@ -1,0 +1,48 @@
+/* pw_vg.c: what the tools need of the writer that only makes sense
+   inside Valgrind: naming the output file from its template at write
+   time, and the client's command line for the files' "cmd:" lines.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   Compiled into libprofwriter-tool.a only.  The file name is expanded
+   when the file is written, not at start-up, so a forked child (whose
+   pid differs) writes a file of its own, as Valgrind's --log-file does. */
+
+#include "pw_platform.h"
+
+#ifndef PW_HOST
+
+#include "pub_tool_clientstate.h"
+#include "pub_tool_xarray.h"
+
+static const char *vg_getenv(const char *name)
+{
+   return VG_(getenv)(name);
+}
+
+PW_File *pw_vg_open_output(const char *tmpl, const char *tool,
+                           char *path, size_t size)
+{
+   const char *err = pw_template_expand(tmpl, VG_(getpid)(), vg_getenv,
+                                        VG_(get_startup_wd)(), path, size);
+   if (err) {
+      VG_(umsg)("%s: cannot write %s: %s\n", tool, tmpl, err);
+      return NULL;
+   }
+   return pw_file_open(path, tool);
+}
+
+void pw_vg_client_cmd(char *buf, size_t size)
+{
+   const XArray *args = VG_(args_for_client);
+   size_t used;
+   Word i;
+
+   used = VG_(snprintf)(buf, size, "%s", VG_(args_the_exename));
+   for (i = 0; i < VG_(sizeXA)(args) && used < size; i++)
+      used += VG_(snprintf)(buf + used, size - used, " %s",
+                            *(HChar **)VG_(indexXA)(args, i));
+}
+
+#endif /* !PW_HOST */
