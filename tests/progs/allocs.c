@@ -14,7 +14,8 @@
 
 #define N 1000
 
-static void *fblocks[N], *gblocks[N], *small[10];
+/* volatile: the compiler may not drop allocations whose results go unread. */
+static void *volatile fblocks[N], *volatile gblocks[N], *volatile small[10];
 
 static void f(void)
 {
@@ -46,7 +47,7 @@ int main(int argc, char **argv)
    if (strcmp(mode, "fork") == 0) {
       pid_t pid = fork();
       if (pid == 0) {
-         (void)malloc(5000);
+         small[0] = malloc(5000);
          _exit(0);
       }
       waitpid(pid, NULL, 0);

@@ -3,9 +3,12 @@
    Copyright (C) 2026 The heapsnap/callprof developers.
    SPDX-License-Identifier: GPL-2.0-or-later
 
-   Build and run from the top of the tree:
-      cc -DPW_HOST -DPW_TEST_HOOKS -Iinclude -Iprofwriter \
-         profwriter/*.c tests/unit/*.c -o unit && ./unit */
+   Build from the top of the tree, with every .c file of profwriter/ and
+   of tests/unit/ as SOURCES, and run:
+      cc -DPW_HOST -DPW_TEST_HOOKS -Iinclude -Iprofwriter SOURCES -o unit
+      ./unit
+   It prints one line per failed check, then "unit: N checks, N failed",
+   and exits 1 if a check failed. */
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
    SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
