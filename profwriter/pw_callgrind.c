@@ -67,8 +67,9 @@ static int table_grow(CgTable *t)
       unsigned j;
       if (e->str == NULL)
          continue;
-      for (j = e->hash & (cap - 1); slots[j].str != NULL; j = (j + 1) & (cap - 1))
-         ;
+      j = e->hash & (cap - 1);
+      while (slots[j].str != NULL)
+         j = (j + 1) & (cap - 1);
       slots[j] = *e;
    }
    PW_FREE(t->slots);
@@ -95,8 +96,9 @@ static CgName *table_intern(CgTable *t, const char *name)
    }
    if (2 * (t->n + 1) > t->cap && !table_grow(t))
       return NULL;
-   for (j = h & (t->cap - 1); t->slots[j].str != NULL; j = (j + 1) & (t->cap - 1))
-      ;
+   j = h & (t->cap - 1);
+   while (t->slots[j].str != NULL)
+      j = (j + 1) & (t->cap - 1);
    e = &t->slots[j];
    len = PW_STRLEN(name) + 1;
    e->str = PW_MALLOC("pw.cg.intern.1", len);
@@ -107,6 +109,17 @@ static CgName *table_intern(CgTable *t, const char *name)
    e->id = ++t->n;
    e->defined = 0;
    return e;
+}
+
+/* The entry with id ID (a linear search: only for going back to a
+   function's own file by pw_cg_file(w, NULL)), or NULL. */
+static CgName *table_by_id(CgTable *t, unsigned id)
+{
+   unsigned i;
+   for (i = 0; i < t->cap; i++)
+      if (t->slots[i].str != NULL && t->slots[i].id == id)
+         return &t->slots[i];
+   return NULL;
 }
 
 static void table_free(CgTable *t)
@@ -385,24 +398,10 @@ void pw_cg_file(PW_Cg *w, const char *fi)
 {
    CgName *f;
 
-   if (fi == NULL) {
-      if (w->cur_fi == w->cur_fl)
-         return;
-      /* back to the function's file: find its entry by id */
-      {
-         unsigned i;
-         for (i = 0; i < w->files.cap; i++) {
-            CgName *e = &w->files.slots[i];
-            if (e->str != NULL && e->id == w->cur_fl) {
-               put_name(w, "fe", e);
-               w->cur_fi = w->cur_fl;
-               return;
-            }
-         }
-      }
-      return;
-   }
-   f = cg_name(w, &w->files, fi);
+   if (fi == NULL)
+      f = table_by_id(&w->files, w->cur_fl);
+   else
+      f = cg_name(w, &w->files, fi);
    if (f == NULL || f->id == w->cur_fi)
       return;
    put_name(w, f->id == w->cur_fl ? "fe" : "fi", f);
