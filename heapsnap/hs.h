@@ -1,0 +1,141 @@
+/* hs.h: what heapsnap's files share.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   heapsnap is split by job:
+     hs_main.c    options, instrumentation (the instruction clock), client
+                  requests and gdbserver monitor commands, start and exit;
+     hs_heap.c    allocation sites and heap blocks: the malloc-replacement
+                  callbacks, custom allocators and memory pools;
+     hs_snap.c    snapshots: when to take them, culling, the peak, and
+                  writing them in Massif's format;
+     hs_stacks.c  --stacks=yes: stack bytes of every thread, and each
+                  thread's high-water mark with its call stack;
+     hs_pages.c   --pages-as-heap=yes: mmap, mremap and brk at page level.
+
+   Every name shared between these files is HS_(name), which expands to
+   vgHeapsnap_name: all tool objects are linked into one executable with
+   the Valgrind core, so shared names need a prefix of their own. */
+
+#ifndef HS_H
+#define HS_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_xarray.h"
+
+#define HS_(str) VGAPPEND(vgHeapsnap_, str)
+
+/*------------------------------------------------------------*/
+/*--- Options (hs_main.c)                                  ---*/
+/*------------------------------------------------------------*/
+
+#define HS_MAX_DEPTH        200
+#define HS_MAX_ALLOC_FRAMES 50   /* alloc-fn frames above a site, at most */
+
+typedef enum { HS_TimeI, HS_TimeMS, HS_TimeB } HS_TimeUnit;
+
+extern Bool        HS_(clo_heap);
+extern SizeT       HS_(clo_heap_admin);
+extern Bool        HS_(clo_stacks);
+extern Bool        HS_(clo_pages_as_heap);
+extern Int         HS_(clo_depth);
+extern double      HS_(clo_threshold);
+extern double      HS_(clo_peak_inaccuracy);
+extern HS_TimeUnit HS_(clo_time_unit);
+extern Int         HS_(clo_detailed_freq);
+extern Int         HS_(clo_max_snapshots);
+extern const HChar *HS_(clo_out_file);
+extern XArray     *HS_(clo_alloc_fns);     /* of const HChar* */
+extern XArray     *HS_(clo_ignore_fns);    /* of const HChar* */
+extern XArray     *HS_(given_args);        /* the tool options, for desc: */
+
+/*------------------------------------------------------------*/
+/*--- The clock (hs_main.c)                                ---*/
+/*------------------------------------------------------------*/
+
+extern ULong HS_(guest_instrs_executed);   /* --time-unit=i */
+extern ULong HS_(churn_B);                 /* --time-unit=B: bytes
+                                              allocated + freed */
+/* Now, in the chosen time unit. */
+ULong HS_(now)(void);
+
+/*------------------------------------------------------------*/
+/*--- Sites and the heap (hs_heap.c)                       ---*/
+/*------------------------------------------------------------*/
+
+/* An allocation site: the stack at the allocation, without allocation
+   functions at the top and without what is below main, at most
+   --depth frames.  Interned: one Site per distinct stack.  n_ips == 0
+   means "ignored" (--ignore-fn, or nothing left after filtering): such
+   blocks are not counted. */
+typedef struct HS_Site {
+   struct HS_Site *next;      /* VgHashNode */
+   UWord           key;       /* hash of the ips */
+   SizeT           live;      /* bytes counted here now */
+   UInt            n_ips;
+   Addr            ips[0];
+} HS_Site;
+
+/* Current totals, in bytes: requested sizes of counted live blocks (or
+   pages, with --pages-as-heap=yes), and their admin + slop bytes. */
+extern SizeT HS_(heap_B);
+extern SizeT HS_(extra_B);
+
+void     HS_(heap_pre_clo_init)(void);  /* registers malloc replacement */
+void     HS_(heap_post_clo_init)(void);
+/* The site of what thread TID is allocating now.  SKIP_TOP: frames
+   known to be the allocator itself (1 inside a malloc replacement
+   callback, 0 for client requests and system calls). */
+HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top);
+/* Calls F for every site with live bytes. */
+void     HS_(for_each_live_site)(void (*f)(HS_Site *site, void *ctx),
+                                 void *ctx);
+/* Number of sites with live bytes (an upper bound is fine). */
+UInt     HS_(n_sites)(void);
+Bool     HS_(handle_heap_request)(ThreadId tid, UWord *args, UWord *ret);
+
+/* Change the totals for SITE by (DHEAP, DEXTRA) inside the snapshot
+   logic as Massif does: first a peak check if GOING_DOWN (a free, a
+   shrinking realloc, an unmap), then the change, then the chance of a
+   regular snapshot.  Every module that counts bytes goes through it. */
+void     HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra,
+                    Bool going_down);
+
+/*------------------------------------------------------------*/
+/*--- Stacks (hs_stacks.c)                                 ---*/
+/*------------------------------------------------------------*/
+
+extern SizeT HS_(stacks_B);            /* all threads, now */
+void HS_(stacks_post_clo_init)(void);
+/* Writes the companion file: each thread's high-water mark and the
+   call stack there, one detailed snapshot per thread. */
+void HS_(stacks_write_peaks)(const HChar *main_path);
+
+/*------------------------------------------------------------*/
+/*--- Pages (hs_pages.c)                                   ---*/
+/*------------------------------------------------------------*/
+
+void HS_(pages_post_clo_init)(void);
+
+/*------------------------------------------------------------*/
+/*--- Snapshots (hs_snap.c)                                ---*/
+/*------------------------------------------------------------*/
+
+void HS_(snap_init)(void);
+/* A regular snapshot, if enough time has passed since the last one. */
+void HS_(snap_maybe)(void);
+/* Called just before the total goes down: if the total now is a new
+   peak (beyond --peak-inaccuracy), take a detailed peak snapshot. */
+void HS_(snap_peak_check)(void);
+/* At exit: the peak (if the last rise was one) and a final detailed
+   snapshot. */
+void HS_(snap_at_exit)(void);
+/* Write the snapshots taken so far (ALL) or one taken now (detailed or
+   not) to the file named by template TMPL; False if it failed (the
+   reason was printed). */
+typedef enum { HS_WriteAll, HS_WriteNow, HS_WriteNowDetailed } HS_WriteWhat;
+Bool HS_(snap_write)(const HChar *tmpl, HS_WriteWhat what);
+
+#endif /* HS_H */

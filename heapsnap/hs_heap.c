@@ -1,0 +1,657 @@
+/* hs_heap.c: heapsnap's heap: allocation sites, blocks, and every way a
+   program allocates.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   Entry points.  The core's malloc replacement (vgpreload_heapsnap, made
+   of the core's own libreplacemalloc_toolpreload) routes malloc, calloc,
+   realloc, free, memalign, posix_memalign, aligned_alloc, valloc,
+   malloc_usable_size and every operator new/delete variant (nothrow,
+   sized, aligned) to the callbacks below.  Custom allocators announce
+   their blocks with client requests: MALLOCLIKE/FREELIKE/RESIZEINPLACE,
+   as Massif counts them, and memory pools (CREATE_MEMPOOL, MEMPOOL_ALLOC,
+   MEMPOOL_FREE, MEMPOOL_TRIM, MEMPOOL_CHANGE, MOVE_MEMPOOL,
+   DESTROY_MEMPOOL), which Massif ignores.
+
+   What is counted is Massif's: a block's requested size into heap_B,
+   and --heap-admin plus its slop (usable size - requested) into extra_B.
+   realloc works in place when the new size fits the old block's usable
+   size, as Massif's does, so the slop moves with it.
+
+   Sites.  Unwinding the stack is unavoidable (the tree needs it), but the
+   rest of the work per allocation should be one hash lookup.  So the raw
+   stack, as unwound, is interned first (RawStack); only a raw stack seen
+   for the first time is filtered: allocation functions removed from the
+   top (by name, --alloc-fn adds names), the whole stack ignored if its
+   top function is an --ignore-fn, what is below main cut off, --depth
+   frames kept.  The filtered stack is interned again (HS_Site), so
+   different raw stacks that filter to the same frames share one site.
+   The name lookups of filtering are themselves cached per address.
+
+   Blocks are nodes of the core's hash table, keyed by address, from a
+   pool allocator; each points to its site.  Bad frees (never allocated,
+   already freed, realloc of an unknown pointer) change nothing and are
+   reported once per calling site.
+
+   Pool chunks are blocks too, with their pool noted, so destroying or
+   trimming a pool finds its chunks by walking that pool's list. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_poolalloc.h"
+#include "pub_tool_replacemalloc.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_xtree.h"
+#include "valgrind.h"
+
+#include "hs.h"
+
+SizeT HS_(heap_B)  = 0;
+SizeT HS_(extra_B) = 0;
+
+/*------------------------------------------------------------*/
+/*--- Per-address facts, cached                            ---*/
+/*------------------------------------------------------------*/
+
+/* For an instruction address: is its function an allocation function,
+   an ignored function, main or below main?  Asked for every frame of
+   every new raw stack, so remembered. */
+typedef struct {
+   struct IPFacts *next;    /* VgHashNode */
+   UWord           key;     /* the address */
+   Bool            has_name;
+   Bool            is_alloc_fn;
+   Bool            is_ignore_fn;
+   Vg_FnNameKind   kind;
+} IPFacts;
+
+static VgHashTable *ip_facts;
+
+static Bool in_list(XArray *list, const HChar *name)
+{
+   return VG_(strIsMemberXA)(list, name);
+}
+
+static const IPFacts *facts(Addr ip)
+{
+   IPFacts *f = VG_(HT_lookup)(ip_facts, ip);
+   const HChar *name;
+   DiEpoch ep;
+   if (f != NULL)
+      return f;
+   ep = VG_(current_DiEpoch)();
+   f = VG_(malloc)("hs.heap.facts", sizeof *f);
+   f->key = ip;
+   f->has_name = VG_(get_fnname)(ep, ip, &name);
+   f->is_alloc_fn = f->has_name && in_list(HS_(clo_alloc_fns), name);
+   f->is_ignore_fn = f->has_name && in_list(HS_(clo_ignore_fns), name);
+   f->kind = VG_(get_fnname_kind_from_IP)(ep, ip);
+   VG_(HT_add_node)(ip_facts, f);
+   return f;
+}
+
+/*------------------------------------------------------------*/
+/*--- Sites                                                ---*/
+/*------------------------------------------------------------*/
+
+typedef struct RawStack {
+   struct RawStack *next;   /* VgHashNode */
+   UWord            key;
+   HS_Site         *site;
+   UInt             n_ips;
+   Addr             ips[0];
+} RawStack;
+
+static VgHashTable *raw_stacks;
+static VgHashTable *sites;
+static UInt         n_sites;
+
+static UWord hash_ips(const Addr *ips, UInt n)
+{
+   UWord h = 0xcbf29ce484222325UL ^ n;
+   UInt i;
+   for (i = 0; i < n; i++) {
+      h ^= ips[i];
+      h *= 0x100000001b3UL;
+      h ^= h >> 29;
+   }
+   return h;
+}
+
+/* Both interned types start with (next, key, ...) and end with n_ips,
+   ips[]; the lookups compare through these offsets. */
+#define SAME_IPS(a, b) \
+   ((a)->n_ips == (b)->n_ips && \
+    VG_(memcmp)((a)->ips, (b)->ips, (a)->n_ips * sizeof(Addr)) == 0)
+
+static Word cmp_raw(const void *a, const void *b)
+{
+   return SAME_IPS((const RawStack *)a, (const RawStack *)b) ? 0 : 1;
+}
+
+static Word cmp_site(const void *a, const void *b)
+{
+   return SAME_IPS((const HS_Site *)a, (const HS_Site *)b) ? 0 : 1;
+}
+
+/* Massif's search for main or below main (m_xtree.c's, on cached
+   facts): the index of the frame to stop at, or N-1 when there is none.
+   DEEPEST_MAIN speeds up later searches, as there. */
+static Int main_or_below_main(const Addr *ips, Int n)
+{
+   static Int deepest_main = 0;
+   Vg_FnNameKind kind = Vg_FnNameNormal;
+   Int i, mbm = n - 1;
+
+   for (i = n - 1 - deepest_main; i < n; i++) {
+      if (i < 0)
+         continue;
+      kind = facts(ips[i])->kind;
+      if (kind != Vg_FnNameNormal) {
+         mbm = i;
+         break;
+      }
+   }
+   for (i = mbm - 1; i >= 0 && kind != Vg_FnNameMain; i--) {
+      Vg_FnNameKind k = facts(ips[i])->kind;
+      if (k != Vg_FnNameNormal) {
+         mbm = i;
+         kind = k;
+      }
+   }
+   if (kind == Vg_FnNameMain || kind == Vg_FnNameBelowMain) {
+      if (kind == Vg_FnNameMain && n - 1 - mbm > deepest_main)
+         deepest_main = n - 1 - mbm;
+      return mbm;
+   }
+   return n - 1;
+}
+
+/* The filtered site of raw stack IPS[0..N), as Massif's filter_IPs. */
+static HS_Site *filter(const Addr *ips, Int n)
+{
+   static union {
+      HS_Site s;
+      Addr    space[sizeof(HS_Site) / sizeof(Addr) + HS_MAX_DEPTH];
+   } probe;
+   Int top = 0, sel, i;
+   HS_Site *site;
+
+   while (top < n && facts(ips[top])->is_alloc_fn)
+      top++;
+   sel = n - top;
+
+   if (sel > 0 && VG_(sizeXA)(HS_(clo_ignore_fns)) > 0) {
+      /* The top frame decides; without a name, the first with one. */
+      for (i = top; i < n && !facts(ips[i])->has_name; i++)
+         ;
+      if (i < n && facts(ips[i])->is_ignore_fn)
+         sel = 0;
+   }
+   if (sel > 0 && !VG_(clo_show_below_main)) {
+      Int mbm = main_or_below_main(ips, n);
+      sel = mbm < top ? 1 : mbm + 1 - top;
+   }
+   if (sel > HS_(clo_depth))
+      sel = HS_(clo_depth);
+
+   probe.s.n_ips = sel;
+   VG_(memcpy)(probe.s.ips, ips + top, sel * sizeof(Addr));
+   probe.s.key = hash_ips(probe.s.ips, sel);
+   site = VG_(HT_gen_lookup)(sites, &probe.s, cmp_site);
+   if (site == NULL) {
+      site = VG_(malloc)("hs.heap.site", sizeof(HS_Site) + sel * sizeof(Addr));
+      site->key = probe.s.key;
+      site->n_ips = sel;
+      site->live = 0;
+      VG_(memcpy)(site->ips, probe.s.ips, sel * sizeof(Addr));
+      VG_(HT_add_node)(sites, site);
+      n_sites++;
+   }
+   return site;
+}
+
+HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top)
+{
+   static union {
+      RawStack r;
+      Addr     space[sizeof(RawStack) / sizeof(Addr)
+                     + HS_MAX_DEPTH + HS_MAX_ALLOC_FRAMES + 1];
+   } probe;
+   static Addr ips[HS_MAX_DEPTH + HS_MAX_ALLOC_FRAMES + 1];
+   RawStack *raw;
+   Int n = VG_(get_StackTrace)(tid, ips,
+                               HS_(clo_depth) + HS_MAX_ALLOC_FRAMES
+                               + skip_top, NULL, NULL, 0);
+   if ((Int)skip_top >= n)
+      n = skip_top = 0;
+   n -= skip_top;
+
+   probe.r.n_ips = n;
+   VG_(memcpy)(probe.r.ips, ips + skip_top, n * sizeof(Addr));
+   probe.r.key = hash_ips(probe.r.ips, n);
+   raw = VG_(HT_gen_lookup)(raw_stacks, &probe.r, cmp_raw);
+   if (raw == NULL) {
+      raw = VG_(malloc)("hs.heap.raw", sizeof(RawStack) + n * sizeof(Addr));
+      raw->key = probe.r.key;
+      raw->n_ips = n;
+      VG_(memcpy)(raw->ips, probe.r.ips, n * sizeof(Addr));
+      raw->site = filter(raw->ips, n);
+      VG_(HT_add_node)(raw_stacks, raw);
+   }
+   return raw->site;
+}
+
+void HS_(for_each_live_site)(void (*f)(HS_Site *site, void *ctx), void *ctx)
+{
+   HS_Site *s;
+   VG_(HT_ResetIter)(sites);
+   while ((s = VG_(HT_Next)(sites)) != NULL)
+      if (s->live > 0)
+         f(s, ctx);
+}
+
+UInt HS_(n_sites)(void)
+{
+   return n_sites;
+}
+
+/*------------------------------------------------------------*/
+/*--- Counting                                             ---*/
+/*------------------------------------------------------------*/
+
+void HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra, Bool going_down)
+{
+   SSizeT d = dheap + dextra;
+   if (site->n_ips == 0)
+      return;                              /* ignored */
+   if (going_down)
+      HS_(snap_peak_check)();
+   site->live   += dheap;
+   HS_(heap_B)  += dheap;
+   HS_(extra_B) += dextra;
+   HS_(churn_B) += d < 0 ? -d : d;
+   HS_(snap_maybe)();
+}
+
+/*------------------------------------------------------------*/
+/*--- Blocks                                               ---*/
+/*------------------------------------------------------------*/
+
+typedef struct Block {
+   struct Block *next;       /* VgHashNode */
+   UWord         key;        /* the block's address */
+   SizeT         req;        /* requested bytes */
+   SizeT         slop;       /* usable - requested */
+   HS_Site      *site;
+   struct Pool  *pool;       /* pool chunks only */
+   struct Block *pool_next;  /* the pool's chunk list */
+} Block;
+
+static VgHashTable *blocks;
+static PoolAlloc   *block_pool;
+
+static Block *new_block(Addr p, SizeT req, SizeT slop, HS_Site *site)
+{
+   Block *b = VG_(allocEltPA)(block_pool);
+   b->key  = p;
+   b->req  = req;
+   b->slop = slop;
+   b->site = site;
+   b->pool = NULL;
+   b->pool_next = NULL;
+   VG_(HT_add_node)(blocks, b);
+   HS_(count)(site, req, HS_(clo_heap_admin) + slop, False);
+   return b;
+}
+
+/* Removes the (already unlinked) block B from the counts and frees it. */
+static void drop_block(Block *b)
+{
+   HS_(count)(b->site, -(SSizeT)b->req,
+              -(SSizeT)(HS_(clo_heap_admin) + b->slop), True);
+   VG_(freeEltPA)(block_pool, b);
+}
+
+/* A bad free, realloc or pool request: say so once per calling site. */
+typedef struct Warned {
+   struct Warned *next;     /* VgHashNode */
+   UWord          key;      /* the site */
+} Warned;
+
+static void warn_bad(ThreadId tid, const HChar *what, Addr p)
+{
+   static VgHashTable *warned;
+   HS_Site *here = HS_(site_here)(tid, 1);
+   Warned *w;
+
+   if (warned == NULL)
+      warned = VG_(HT_construct)("heapsnap warned sites");
+   if (VG_(HT_lookup)(warned, (UWord)here) != NULL)
+      return;
+   w = VG_(malloc)("hs.heap.warned", sizeof *w);
+   w->key = (UWord)here;
+   VG_(HT_add_node)(warned, w);
+   VG_(umsg)("heapsnap: %s 0x%lx, which is not a live block: ignored "
+             "(reported once for this place)\n", what, p);
+   VG_(get_and_pp_StackTrace)(tid, HS_(clo_depth));
+}
+
+/* The malloc-replacement callbacks.  ALIGN 0: the default alignment. */
+static void *alloc_block(ThreadId tid, SizeT req, SizeT align, Bool zero)
+{
+   void *p;
+   if ((SSizeT)req < 0)
+      return NULL;
+   p = VG_(cli_malloc)(align ? align : VG_(clo_alignment), req);
+   if (p == NULL)
+      return NULL;
+   if (zero)
+      VG_(memset)(p, 0, req);
+   new_block((Addr)p, req, VG_(cli_malloc_usable_size)(p) - req,
+             HS_(site_here)(tid, 1));
+   return p;
+}
+
+static void free_block(ThreadId tid, void *p, const HChar *what)
+{
+   Block *b;
+   if (p == NULL)
+      return;
+   b = VG_(HT_remove)(blocks, (UWord)p);
+   if (b == NULL || b->pool != NULL) {
+      if (b != NULL)
+         VG_(HT_add_node)(blocks, b);     /* a pool chunk: not ours */
+      warn_bad(tid, what, (Addr)p);
+      return;
+   }
+   drop_block(b);
+   VG_(cli_free)(p);
+}
+
+static void *hs_malloc(ThreadId tid, SizeT n)
+{ return alloc_block(tid, n, 0, False); }
+static void *hs_new_aligned(ThreadId tid, SizeT n, SizeT align)
+{ return alloc_block(tid, n, align, False); }
+static void *hs_memalign(ThreadId tid, SizeT align, SizeT n)
+{ return alloc_block(tid, n, align, False); }
+
+static void *hs_calloc(ThreadId tid, SizeT nmemb, SizeT size1)
+{
+   if (size1 != 0 && nmemb > (SizeT)-1 / size1)
+      return NULL;                         /* nmemb * size1 overflows */
+   return alloc_block(tid, nmemb * size1, 0, True);
+}
+
+static void hs_free(ThreadId tid, void *p)
+{ free_block(tid, p, "free of"); }
+static void hs_delete(ThreadId tid, void *p)
+{ free_block(tid, p, "delete of"); }
+static void hs_delete_aligned(ThreadId tid, void *p, SizeT align)
+{ free_block(tid, p, "delete of"); }
+
+/* Massif's realloc: in place when the new size fits the usable size
+   (the slop absorbs the difference), else a new block and a copy.  The
+   block is counted at the realloc's site from then on. */
+static void *hs_realloc(ThreadId tid, void *old, SizeT new_req)
+{
+   Block *b;
+   HS_Site *site;
+   SizeT new_slop;
+   void *p;
+
+   if (old == NULL)
+      return hs_malloc(tid, new_req);
+   b = VG_(HT_lookup)(blocks, (UWord)old);
+   if (b == NULL || b->pool != NULL) {
+      warn_bad(tid, "realloc of", (Addr)old);
+      return NULL;
+   }
+   if ((SSizeT)new_req < 0)
+      return NULL;
+   if (new_req <= b->req + b->slop) {
+      p = old;
+      new_slop = b->slop + b->req - new_req;
+   } else {
+      p = VG_(cli_malloc)(VG_(clo_alignment), new_req);
+      if (p == NULL)
+         return NULL;
+      VG_(memcpy)(p, old, b->req + b->slop);
+      VG_(cli_free)(old);
+      new_slop = VG_(cli_malloc_usable_size)(p) - new_req;
+   }
+   /* A block ignored when first allocated stays ignored; one counted
+      stays counted, at the realloc's site unless that one is ignored. */
+   site = HS_(site_here)(tid, 1);
+   if (b->site->n_ips == 0 || site->n_ips == 0)
+      site = b->site;
+   VG_(HT_remove)(blocks, (UWord)old);
+   /* The old bytes move to the new site, then the difference is
+      counted there: one change, with a peak check if it shrank, as in
+      Massif. */
+   b->site->live -= b->req;
+   site->live += b->req;
+   HS_(count)(site, (SSizeT)new_req - (SSizeT)b->req,
+              (SSizeT)new_slop - (SSizeT)b->slop, new_req < b->req);
+   b->key = (Addr)p;
+   b->req = new_req;
+   b->slop = new_slop;
+   b->site = site;
+   VG_(HT_add_node)(blocks, b);
+   return p;
+}
+
+static SizeT hs_usable_size(ThreadId tid, void *p)
+{
+   Block *b = VG_(HT_lookup)(blocks, (UWord)p);
+   return b != NULL ? b->req + b->slop : 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Memory pools                                         ---*/
+/*------------------------------------------------------------*/
+
+typedef struct Pool {
+   struct Pool *next;        /* VgHashNode */
+   UWord        key;         /* the pool's anchor address */
+   Block       *chunks;
+} Pool;
+
+static VgHashTable *pools;
+
+static void pool_unlink(Pool *pool, Block *b)
+{
+   Block **pp;
+   for (pp = &pool->chunks; *pp != NULL; pp = &(*pp)->pool_next)
+      if (*pp == b) {
+         *pp = b->pool_next;
+         return;
+      }
+}
+
+static void pool_chunk_free(Pool *pool, Block *b)
+{
+   pool_unlink(pool, b);
+   VG_(HT_remove)(blocks, b->key);
+   drop_block(b);
+}
+
+/* The client requests for custom allocators and pools.  Custom blocks
+   have no slop; like Massif, they carry --heap-admin. */
+Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
+{
+   Pool *pool;
+   Block *b;
+
+   switch (arg[0]) {
+   case VG_USERREQ__MALLOCLIKE_BLOCK:
+      if (arg[1] != 0 && VG_(HT_lookup)(blocks, arg[1]) == NULL)
+         new_block(arg[1], arg[2], 0, HS_(site_here)(tid, 0));
+      break;
+   case VG_USERREQ__FREELIKE_BLOCK:
+      if (arg[1] == 0)
+         break;
+      b = VG_(HT_remove)(blocks, arg[1]);
+      if (b == NULL || b->pool != NULL) {
+         if (b != NULL)
+            VG_(HT_add_node)(blocks, b);
+         warn_bad(tid, "FREELIKE_BLOCK of", arg[1]);
+         break;
+      }
+      drop_block(b);
+      break;
+   case VG_USERREQ__RESIZEINPLACE_BLOCK:
+      b = VG_(HT_remove)(blocks, arg[1]);
+      if (b == NULL) {
+         warn_bad(tid, "RESIZEINPLACE_BLOCK of", arg[1]);
+         break;
+      }
+      /* As Massif: freed and allocated again, here. */
+      pool = b->pool;
+      if (pool != NULL)
+         pool_unlink(pool, b);
+      drop_block(b);
+      b = new_block(arg[1], arg[3], 0, HS_(site_here)(tid, 0));
+      if (pool != NULL) {
+         b->pool = pool;
+         b->pool_next = pool->chunks;
+         pool->chunks = b;
+      }
+      break;
+
+   case VG_USERREQ__CREATE_MEMPOOL:
+      if (VG_(HT_lookup)(pools, arg[1]) == NULL) {
+         pool = VG_(malloc)("hs.heap.pool", sizeof *pool);
+         pool->key = arg[1];
+         pool->chunks = NULL;
+         VG_(HT_add_node)(pools, pool);
+      }
+      break;
+   case VG_USERREQ__DESTROY_MEMPOOL:
+      pool = VG_(HT_remove)(pools, arg[1]);
+      if (pool == NULL)
+         break;
+      while (pool->chunks != NULL)
+         pool_chunk_free(pool, pool->chunks);
+      VG_(free)(pool);
+      break;
+   case VG_USERREQ__MEMPOOL_ALLOC:
+      pool = VG_(HT_lookup)(pools, arg[1]);
+      if (pool == NULL || VG_(HT_lookup)(blocks, arg[2]) != NULL)
+         break;
+      b = new_block(arg[2], arg[3], 0, HS_(site_here)(tid, 0));
+      b->pool = pool;
+      b->pool_next = pool->chunks;
+      pool->chunks = b;
+      break;
+   case VG_USERREQ__MEMPOOL_FREE:
+      pool = VG_(HT_lookup)(pools, arg[1]);
+      b = VG_(HT_lookup)(blocks, arg[2]);
+      if (pool == NULL || b == NULL || b->pool != pool) {
+         if (pool != NULL)
+            warn_bad(tid, "MEMPOOL_FREE of", arg[2]);
+         break;
+      }
+      pool_chunk_free(pool, b);
+      break;
+   case VG_USERREQ__MEMPOOL_TRIM: {
+      /* Keep what lies in [addr, addr+size): chunks outside go, chunks
+         across an end shrink to the part inside. */
+      Addr lo = arg[2], hi = arg[2] + arg[3];
+      Block *next;
+      pool = VG_(HT_lookup)(pools, arg[1]);
+      if (pool == NULL)
+         break;
+      for (b = pool->chunks; b != NULL; b = next) {
+         Addr s = b->key, e = b->key + b->req;
+         next = b->pool_next;
+         if (e <= lo || s >= hi) {
+            pool_chunk_free(pool, b);
+         } else if (s < lo || e > hi) {
+            Addr ns = s < lo ? lo : s, ne = e > hi ? hi : e;
+            HS_Site *site = b->site;
+            pool_chunk_free(pool, b);
+            b = new_block(ns, ne - ns, 0, site);
+            b->pool = pool;
+            b->pool_next = pool->chunks;
+            pool->chunks = b;
+         }
+      }
+      break;
+   }
+   case VG_USERREQ__MOVE_MEMPOOL:
+      pool = VG_(HT_remove)(pools, arg[1]);
+      if (pool != NULL) {
+         pool->key = arg[2];
+         VG_(HT_add_node)(pools, pool);
+      }
+      break;
+   case VG_USERREQ__MEMPOOL_CHANGE:
+      /* The chunk at A is now SIZE bytes at B: counted at this site. */
+      pool = VG_(HT_lookup)(pools, arg[1]);
+      b = VG_(HT_lookup)(blocks, arg[2]);
+      if (pool == NULL || b == NULL || b->pool != pool) {
+         if (pool != NULL)
+            warn_bad(tid, "MEMPOOL_CHANGE of", arg[2]);
+         break;
+      }
+      pool_chunk_free(pool, b);
+      b = new_block(arg[3], arg[4], 0, HS_(site_here)(tid, 0));
+      b->pool = pool;
+      b->pool_next = pool->chunks;
+      pool->chunks = b;
+      break;
+   case VG_USERREQ__MEMPOOL_EXISTS:
+      *ret = VG_(HT_lookup)(pools, arg[1]) != NULL;
+      return True;
+   default:
+      return False;
+   }
+   *ret = 0;
+   return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- Setup                                                ---*/
+/*------------------------------------------------------------*/
+
+void HS_(heap_pre_clo_init)(void)
+{
+   VG_(needs_malloc_replacement)(hs_malloc,
+                                 hs_malloc,          /* __builtin_new */
+                                 hs_new_aligned,
+                                 hs_malloc,          /* __builtin_vec_new */
+                                 hs_new_aligned,
+                                 hs_memalign,
+                                 hs_calloc,
+                                 hs_free,
+                                 hs_delete,          /* __builtin_delete */
+                                 hs_delete_aligned,
+                                 hs_delete,          /* __builtin_vec_delete */
+                                 hs_delete_aligned,
+                                 hs_realloc,
+                                 hs_usable_size,
+                                 0);
+   ip_facts   = VG_(HT_construct)("heapsnap ip facts");
+   raw_stacks = VG_(HT_construct)("heapsnap raw stacks");
+   sites      = VG_(HT_construct)("heapsnap sites");
+   blocks     = VG_(HT_construct)("heapsnap blocks");
+   pools      = VG_(HT_construct)("heapsnap pools");
+   block_pool = VG_(newPA)(sizeof(Block), 1000, VG_(malloc),
+                           "hs.heap.blocks", VG_(free));
+}
+
+void HS_(heap_post_clo_init)(void)
+{
+   /* The stacks we unwind are deeper than the core's default. */
+   if (VG_(clo_backtrace_size) < HS_(clo_depth) + HS_MAX_ALLOC_FRAMES)
+      VG_(clo_backtrace_size) = HS_(clo_depth) + HS_MAX_ALLOC_FRAMES;
+}

@@ -1,0 +1,318 @@
+/* hs_snap.c: heapsnap's snapshots: when to take them, which to keep, the
+   peak, and writing them in Massif's format.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   The rules are Massif's, so that the same program gives the same
+   figures:
+   - A regular snapshot is taken on a change of the heap (or stacks, or
+     pages) once at least min_interval time has passed since the last
+     one.  min_interval starts at 0: early on, every change is recorded.
+   - Every --detailed-freq'th snapshot is detailed: it keeps the live
+     bytes of each allocation site, for the tree.
+   - Just before the total (heap + extra + stacks) goes down, if it
+     exceeds the largest peak recorded so far by more than
+     --peak-inaccuracy percent, a detailed peak snapshot is taken; the
+     previous peak becomes an ordinary detailed snapshot.
+   - When the table of --max-snapshots is full, half of the snapshots
+     are culled, one at a time, always the one whose neighbours are
+     closest in time (never the first, the last or the peak), so the rest
+     stay evenly spread; the smallest gap left becomes the new
+     min_interval.
+
+   Beyond Massif: the peak is exact also when the largest total is never
+   followed by a decrease (a program that never frees, or one whose heap
+   rises last before exit): at exit the peak check runs once more.  And a
+   detailed snapshot is always taken at exit, so the file ends with the
+   final state of the heap. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_xarray.h"
+
+#include "hs.h"
+#include "profwriter.h"
+
+typedef enum { SnapNormal, SnapPeak } SnapKind;
+
+/* A detailed snapshot's copy of the heap: live bytes per site. */
+typedef struct {
+   HS_Site *site;
+   SizeT    bytes;
+} SiteBytes;
+
+typedef struct {
+   SnapKind   kind;
+   ULong      time;
+   SizeT      heap_B, extra_B, stacks_B;
+   SiteBytes *tree;          /* NULL unless detailed */
+   UInt       n_tree;
+} Snapshot;
+
+static Snapshot *snaps;        /* [0, n_snaps) in use */
+static Int       n_snaps;
+static ULong     min_interval;
+static ULong     earliest_next;
+static Int       since_detailed;
+static SizeT     peak_total;   /* total of the peak snapshot */
+
+static SizeT total_now(void)
+{
+   return HS_(heap_B) + HS_(extra_B) + HS_(stacks_B);
+}
+
+/*------------------------------------------------------------*/
+/*--- Taking                                               ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   SiteBytes *v;
+   UInt       n, cap;
+} TreeBuild;
+
+static void add_site(HS_Site *site, void *ctx)
+{
+   TreeBuild *t = ctx;
+   if (t->n == t->cap) {
+      t->cap = t->cap ? 2 * t->cap : 64;
+      t->v = VG_(realloc)("hs.snap.tree", t->v, t->cap * sizeof(SiteBytes));
+   }
+   t->v[t->n].site = site;
+   t->v[t->n].bytes = site->live;
+   t->n++;
+}
+
+static void fill(Snapshot *s, SnapKind kind, ULong time, Bool detailed)
+{
+   s->kind     = kind;
+   s->time     = time;
+   s->heap_B   = HS_(heap_B);
+   s->extra_B  = HS_(extra_B);
+   s->stacks_B = HS_(stacks_B);
+   s->tree     = NULL;
+   s->n_tree   = 0;
+   if (detailed) {
+      TreeBuild t = { NULL, 0, 0 };
+      HS_(for_each_live_site)(add_site, &t);
+      /* Even an empty heap has a (root-only) tree. */
+      s->tree = t.v ? t.v : VG_(malloc)("hs.snap.tree", sizeof(SiteBytes));
+      s->n_tree = t.n;
+   }
+}
+
+static void drop(Snapshot *s)
+{
+   if (s->tree != NULL)
+      VG_(free)(s->tree);
+   s->tree = NULL;
+}
+
+static Bool uncullable(Int i)
+{
+   return i == 0 || i == n_snaps - 1 || snaps[i].kind == SnapPeak;
+}
+
+/* Remove half of the snapshots, one at a time, each time the one whose
+   neighbours are closest together; return the smallest gap left,
+   ignoring gaps between two snapshots that can never be culled (they
+   would pin the interval for ever). */
+static ULong cull(void)
+{
+   Int removed, i, j;
+   ULong gap;
+
+   for (removed = 0; removed < HS_(clo_max_snapshots) / 2; removed++) {
+      Int best = -1;
+      ULong best_span = ~0ULL;
+      for (i = 1; i + 1 < n_snaps; i++) {
+         ULong span = snaps[i + 1].time - snaps[i - 1].time;
+         if (snaps[i].kind != SnapPeak && span < best_span) {
+            best_span = span;
+            best = i;
+         }
+      }
+      tl_assert(best > 0);
+      drop(&snaps[best]);
+      for (j = best; j + 1 < n_snaps; j++)
+         snaps[j] = snaps[j + 1];
+      n_snaps--;
+   }
+
+   gap = ~0ULL;
+   for (i = 1; i < n_snaps; i++) {
+      if (uncullable(i) && uncullable(i - 1))
+         continue;
+      if (snaps[i].time - snaps[i - 1].time < gap)
+         gap = snaps[i].time - snaps[i - 1].time;
+   }
+   tl_assert(gap != ~0ULL);
+   return gap;
+}
+
+static void take(SnapKind kind, ULong time, Bool detailed)
+{
+   Int i;
+   fill(&snaps[n_snaps], kind, time, detailed);
+   since_detailed = detailed ? 0 : since_detailed + 1;
+   if (kind == SnapPeak) {
+      peak_total = total_now();
+      for (i = 0; i < n_snaps; i++)
+         if (snaps[i].kind == SnapPeak)
+            snaps[i].kind = SnapNormal;
+   }
+   n_snaps++;
+   if (n_snaps == HS_(clo_max_snapshots))
+      min_interval = cull();
+   earliest_next = time + min_interval;
+}
+
+void HS_(snap_maybe)(void)
+{
+   ULong t = HS_(now)();
+   if (t < earliest_next)
+      return;
+   take(SnapNormal, t, since_detailed == HS_(clo_detailed_freq) - 1);
+}
+
+void HS_(snap_peak_check)(void)
+{
+   SizeT excess = (SizeT)(peak_total * HS_(clo_peak_inaccuracy) / 100);
+   if (total_now() <= peak_total + excess)
+      return;
+   take(SnapPeak, HS_(now)(), True);
+}
+
+void HS_(snap_init)(void)
+{
+   snaps = VG_(calloc)("hs.snap.snaps", HS_(clo_max_snapshots),
+                       sizeof(Snapshot));
+   take(SnapNormal, HS_(now)(), False);     /* the start, at time 0 */
+}
+
+void HS_(snap_at_exit)(void)
+{
+   SizeT total = total_now(), excess;
+   excess = (SizeT)(peak_total * HS_(clo_peak_inaccuracy) / 100);
+   if (total > peak_total + excess)
+      take(SnapPeak, HS_(now)(), True);
+   else
+      take(SnapNormal, HS_(now)(), True);
+}
+
+/*------------------------------------------------------------*/
+/*--- Writing                                              ---*/
+/*------------------------------------------------------------*/
+
+/* The file, in Massif's format (profwriter/pw_massif.c has the details):
+
+      desc: --depth=5 --stacks=yes       the tool options as given
+      cmd: ./prog args
+      time_unit: i
+      #-----------
+      snapshot=0
+      #-----------
+      time=0
+      mem_heap_B=0
+      mem_heap_extra_B=0
+      mem_stacks_B=0
+      heap_tree=empty                    empty | detailed | peak
+      ...                                then the tree of a detailed one
+*/
+
+/* Frame text as Valgrind's describe_IP, one inlined frame at a time. */
+static const HChar *describe_frame(void *ctx, pw_addr ip, unsigned k,
+                                   int *more)
+{
+   static InlIPCursor *cursor;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar *text;
+   if (k == 0) {
+      if (cursor != NULL)
+         VG_(delete_IIPC)(cursor);
+      cursor = VG_(new_IIPC)(ep, ip);
+   }
+   text = VG_(describe_IP)(ep, ip, cursor);
+   *more = VG_(next_IIPC)(cursor);
+   if (!*more) {
+      VG_(delete_IIPC)(cursor);
+      cursor = NULL;
+   }
+   return text;
+}
+
+static const HChar *root_label(void)
+{
+   return HS_(clo_pages_as_heap)
+      ? "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc."
+      : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.";
+}
+
+static void write_snapshot(PW_Sink *out, UInt n, const Snapshot *s)
+{
+   PW_MsStack *stacks;
+   UInt i;
+
+   pw_ms_snapshot(out, n, s->time, s->heap_B, s->extra_B, s->stacks_B,
+                  s->tree == NULL ? "empty"
+                  : s->kind == SnapPeak ? "peak" : "detailed");
+   if (s->tree == NULL)
+      return;
+   stacks = VG_(malloc)("hs.snap.write", (s->n_tree ? s->n_tree : 1)
+                                         * sizeof(PW_MsStack));
+   for (i = 0; i < s->n_tree; i++) {
+      stacks[i].ips   = s->tree[i].site->ips;
+      stacks[i].n_ips = s->tree[i].site->n_ips;
+      stacks[i].bytes = s->tree[i].bytes;
+   }
+   pw_ms_tree(out, stacks, s->n_tree, s->heap_B, s->extra_B, s->stacks_B,
+              HS_(clo_threshold), root_label(), describe_frame, NULL);
+   VG_(free)(stacks);
+}
+
+/* The desc: line: the tool options as given, as Massif writes them. */
+static void desc_line(HChar *buf, Int size)
+{
+   Int i, used = 0;
+   buf[0] = '\0';
+   for (i = 0; i < VG_(sizeXA)(HS_(given_args)) && used < size; i++)
+      used += VG_(snprintf)(buf + used, size - used, "%s%s", i ? " " : "",
+                            *(const HChar **)VG_(indexXA)(HS_(given_args), i));
+}
+
+Bool HS_(snap_write)(const HChar *tmpl, HS_WriteWhat what)
+{
+   HChar path[4096], desc[4096], cmd[4096];
+   PW_File *f = pw_vg_open_output(tmpl, "heapsnap", path, sizeof path);
+   PW_Sink *out;
+   Int i;
+
+   if (f == NULL)
+      return False;
+   out = pw_file_sink(f);
+   desc_line(desc, sizeof desc);
+   pw_vg_client_cmd(cmd, sizeof cmd);
+   pw_ms_header(out, desc, cmd,
+                HS_(clo_time_unit) == HS_TimeI  ? "i"
+                : HS_(clo_time_unit) == HS_TimeMS ? "ms" : "B");
+   if (what == HS_WriteAll) {
+      for (i = 0; i < n_snaps; i++)
+         write_snapshot(out, i, &snaps[i]);
+   } else {
+      Snapshot now;
+      fill(&now, SnapNormal, HS_(now)(), what == HS_WriteNowDetailed);
+      write_snapshot(out, 0, &now);
+      drop(&now);
+   }
+   if (pw_file_commit(f) != 0)
+      return False;
+   if (VG_(clo_verbosity) > 0)
+      VG_(umsg)("heapsnap: profile written to %s\n", path);
+   return True;
+}
