@@ -219,35 +219,84 @@ static HS_Site *filter(const Addr *ips, Int n)
    return site;
 }
 
-HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top)
+/* Unwinding is most of the cost of recording an allocation, so unwind
+   no deeper than the site can need: --depth frames below the
+   allocation functions.  How many allocation functions there are is
+   known only after unwinding, so a few are guessed (ALLOC_GUESS); when a
+   stack cut at that guess could need more, it is unwound again in full.
+   A stack cut this way filters to the same site as the whole stack would
+   (as Massif's, which unwinds --depth + 50 frames): filtering keeps at
+   most TOP + --depth frames, and when main is deeper than that the depth
+   limit decides before main does. */
+#define ALLOC_GUESS 6
+
+/* Would the first N frames of a possibly longer stack filter to the same
+   site as the whole stack? */
+static Bool enough_frames(const Addr *ips, Int n)
+{
+   Int top = 0, i;
+   while (top < n && facts(ips[top])->is_alloc_fn)
+      top++;
+   if (top + HS_(clo_depth) > n)
+      return False;
+   if (VG_(sizeXA)(HS_(clo_ignore_fns)) > 0) {
+      for (i = top; i < n && !facts(ips[i])->has_name; i++)
+         ;
+      if (i == n)
+         return False;     /* the frame that decides may be deeper */
+   }
+   return True;
+}
+
+/* The interned raw stack IPS[0..N), made if new.  CUT: the stack may
+   continue beyond N.  Its site is NULL when a cut stack has too few
+   frames to decide it. */
+static RawStack *raw_stack(const Addr *ips, Int n, Bool cut)
 {
    static union {
       RawStack r;
       Addr     space[sizeof(RawStack) / sizeof(Addr)
                      + HS_MAX_DEPTH + HS_MAX_ALLOC_FRAMES + 1];
    } probe;
-   static Addr ips[HS_MAX_DEPTH + HS_MAX_ALLOC_FRAMES + 1];
    RawStack *raw;
-   Int n = VG_(get_StackTrace)(tid, ips,
-                               HS_(clo_depth) + HS_MAX_ALLOC_FRAMES
-                               + skip_top, NULL, NULL, 0);
-   if ((Int)skip_top >= n)
-      n = skip_top = 0;
-   n -= skip_top;
 
    probe.r.n_ips = n;
-   VG_(memcpy)(probe.r.ips, ips + skip_top, n * sizeof(Addr));
-   probe.r.key = hash_ips(probe.r.ips, n);
+   VG_(memcpy)(probe.r.ips, ips, n * sizeof(Addr));
+   probe.r.key = hash_ips(ips, n);
    raw = VG_(HT_gen_lookup)(raw_stacks, &probe.r, cmp_raw);
    if (raw == NULL) {
       raw = VG_(malloc)("hs.heap.raw", sizeof(RawStack) + n * sizeof(Addr));
       raw->key = probe.r.key;
       raw->n_ips = n;
-      VG_(memcpy)(raw->ips, probe.r.ips, n * sizeof(Addr));
-      raw->site = filter(raw->ips, n);
+      VG_(memcpy)(raw->ips, ips, n * sizeof(Addr));
+      raw->site = NULL;
       VG_(HT_add_node)(raw_stacks, raw);
    }
-   return raw->site;
+   /* A cut stack that was not enough gets its site from the full one;
+      if that is no longer (the stack ends here), it is its own. */
+   if (raw->site == NULL && !(cut && !enough_frames(ips, n)))
+      raw->site = filter(ips, n);
+   return raw;
+}
+
+HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top)
+{
+   static Addr ips[HS_MAX_DEPTH + HS_MAX_ALLOC_FRAMES + 1];
+   UInt guess = HS_(clo_depth) + ALLOC_GUESS + skip_top;
+   UInt full  = HS_(clo_depth) + HS_MAX_ALLOC_FRAMES + skip_top;
+   RawStack *raw;
+   Int n;
+
+   n = VG_(get_StackTrace)(tid, ips, guess, NULL, NULL, 0);
+   if ((Int)skip_top >= n)
+      return raw_stack(ips, 0, False)->site;
+   raw = raw_stack(ips + skip_top, n - skip_top, n == (Int)guess);
+   if (raw->site != NULL)
+      return raw->site;
+
+   /* Cut too short: the whole stack, then. */
+   n = VG_(get_StackTrace)(tid, ips, full, NULL, NULL, 0);
+   return raw_stack(ips + skip_top, n - skip_top, False)->site;
 }
 
 void HS_(for_each_live_site)(void (*f)(HS_Site *site, void *ctx), void *ctx)
