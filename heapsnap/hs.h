@@ -74,6 +74,9 @@ typedef struct HS_Site {
    struct HS_Site *next;      /* VgHashNode */
    UWord           key;       /* hash of the ips */
    SizeT           live;      /* bytes counted here now */
+   Bool            counted;   /* bytes were ever counted here: the site
+                                 is in every tree from then on, as an
+                                 allocation context is in Massif's */
    UInt            n_ips;
    Addr            ips[0];
 } HS_Site;
@@ -89,10 +92,11 @@ void     HS_(heap_post_clo_init)(void);
    known to be the allocator itself (1 inside a malloc replacement
    callback, 0 for client requests and system calls). */
 HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top);
-/* Calls F for every site with live bytes. */
-void     HS_(for_each_live_site)(void (*f)(HS_Site *site, void *ctx),
-                                 void *ctx);
-/* Number of sites with live bytes (an upper bound is fine). */
+/* Calls F for every site where bytes were ever counted (Massif's trees
+   count a context that holds 0 bytes now among the "places"). */
+void     HS_(for_each_counted_site)(void (*f)(HS_Site *site, void *ctx),
+                                    void *ctx);
+/* Number of sites (an upper bound of the counted ones). */
 UInt     HS_(n_sites)(void);
 Bool     HS_(handle_heap_request)(ThreadId tid, UWord *args, UWord *ret);
 
@@ -118,6 +122,9 @@ void HS_(stacks_write_peaks)(const HChar *main_path);
 /*------------------------------------------------------------*/
 
 void HS_(pages_post_clo_init)(void);
+/* With --stacks=yes too: thread TID starts running; its stack's pages
+   are counted as stack from now on, no longer as pages. */
+void HS_(pages_stack_started)(ThreadId tid);
 
 /*------------------------------------------------------------*/
 /*--- Snapshots (hs_snap.c)                                ---*/
@@ -126,6 +133,19 @@ void HS_(pages_post_clo_init)(void);
 void HS_(snap_init)(void);
 /* A regular snapshot, if enough time has passed since the last one. */
 void HS_(snap_maybe)(void);
+/* For callers too hot to call the two functions on every change (stack
+   pointer moves, in hs_stacks.c): the earliest time of the next regular
+   snapshot, and the total (heap + extra + stacks) above which a peak
+   check takes a peak snapshot.  HS_(snap_due)() is True when
+   HS_(snap_maybe)() would take one now. */
+extern ULong HS_(snap_next_time);
+extern SizeT HS_(snap_peak_above);
+static inline Bool HS_(snap_due)(void)
+{
+   return (HS_(clo_time_unit) == HS_TimeI ? HS_(guest_instrs_executed)
+                                          : HS_(now)())
+          >= HS_(snap_next_time);
+}
 /* Called just before the total goes down: if the total now is a new
    peak (beyond --peak-inaccuracy), take a detailed peak snapshot. */
 void HS_(snap_peak_check)(void);

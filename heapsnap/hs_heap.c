@@ -212,6 +212,7 @@ static HS_Site *filter(const Addr *ips, Int n)
       site->key = probe.s.key;
       site->n_ips = sel;
       site->live = 0;
+      site->counted = False;
       VG_(memcpy)(site->ips, probe.s.ips, sel * sizeof(Addr));
       VG_(HT_add_node)(sites, site);
       n_sites++;
@@ -299,12 +300,13 @@ HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top)
    return raw_stack(ips + skip_top, n - skip_top, False)->site;
 }
 
-void HS_(for_each_live_site)(void (*f)(HS_Site *site, void *ctx), void *ctx)
+void HS_(for_each_counted_site)(void (*f)(HS_Site *site, void *ctx),
+                                void *ctx)
 {
    HS_Site *s;
    VG_(HT_ResetIter)(sites);
    while ((s = VG_(HT_Next)(sites)) != NULL)
-      if (s->live > 0)
+      if (s->counted)
          f(s, ctx);
 }
 
@@ -320,10 +322,11 @@ UInt HS_(n_sites)(void)
 void HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra, Bool going_down)
 {
    SSizeT d = dheap + dextra;
-   if (site->n_ips == 0)
-      return;                              /* ignored */
+   if (site->n_ips == 0 || !HS_(clo_heap))
+      return;                              /* ignored, or --heap=no */
    if (going_down)
       HS_(snap_peak_check)();
+   site->counted = True;
    site->live   += dheap;
    HS_(heap_B)  += dheap;
    HS_(extra_B) += dextra;
@@ -483,13 +486,17 @@ static void *hs_realloc(ThreadId tid, void *old, SizeT new_req)
    if (b->site->n_ips == 0 || site->n_ips == 0)
       site = b->site;
    VG_(HT_remove)(blocks, (UWord)old);
-   /* The old bytes move to the new site, then the difference is
-      counted there: one change, with a peak check if it shrank, as in
-      Massif. */
-   b->site->live -= b->req;
-   site->live += b->req;
+   /* As Massif: a peak check if it shrinks, while the bytes are still
+      at the old site; then the old bytes move to the new site and the
+      difference is counted there. */
+   if (new_req < b->req && site->n_ips > 0 && HS_(clo_heap))
+      HS_(snap_peak_check)();
+   if (site->n_ips > 0 && HS_(clo_heap)) {
+      b->site->live -= b->req;
+      site->live += b->req;
+   }
    HS_(count)(site, (SSizeT)new_req - (SSizeT)b->req,
-              (SSizeT)new_slop - (SSizeT)b->slop, new_req < b->req);
+              (SSizeT)new_slop - (SSizeT)b->slop, False);
    b->key = (Addr)p;
    b->req = new_req;
    b->slop = new_slop;

@@ -59,7 +59,8 @@ typedef struct {
 static Snapshot *snaps;        /* [0, n_snaps) in use */
 static Int       n_snaps;
 static ULong     min_interval;
-static ULong     earliest_next;
+ULong            HS_(snap_next_time);   /* see hs.h */
+SizeT            HS_(snap_peak_above);  /* see hs.h */
 static Int       since_detailed;
 static SizeT     peak_total;   /* total of the peak snapshot */
 
@@ -98,9 +99,9 @@ static void fill(Snapshot *s, SnapKind kind, ULong time, Bool detailed)
    s->stacks_B = HS_(stacks_B);
    s->tree     = NULL;
    s->n_tree   = 0;
-   if (detailed) {
+   if (detailed && HS_(clo_heap)) {     /* --heap=no: no trees (Massif) */
       TreeBuild t = { NULL, 0, 0 };
-      HS_(for_each_live_site)(add_site, &t);
+      HS_(for_each_counted_site)(add_site, &t);
       /* Even an empty heap has a (root-only) tree. */
       s->tree = t.v ? t.v : VG_(malloc)("hs.snap.tree", sizeof(SiteBytes));
       s->n_tree = t.n;
@@ -163,6 +164,8 @@ static void take(SnapKind kind, ULong time, Bool detailed)
    since_detailed = detailed ? 0 : since_detailed + 1;
    if (kind == SnapPeak) {
       peak_total = total_now();
+      HS_(snap_peak_above) = peak_total
+         + (SizeT)(peak_total * HS_(clo_peak_inaccuracy) / 100);
       for (i = 0; i < n_snaps; i++)
          if (snaps[i].kind == SnapPeak)
             snaps[i].kind = SnapNormal;
@@ -170,13 +173,13 @@ static void take(SnapKind kind, ULong time, Bool detailed)
    n_snaps++;
    if (n_snaps == HS_(clo_max_snapshots))
       min_interval = cull();
-   earliest_next = time + min_interval;
+   HS_(snap_next_time) = time + min_interval;
 }
 
 void HS_(snap_maybe)(void)
 {
    ULong t = HS_(now)();
-   if (t < earliest_next)
+   if (t < HS_(snap_next_time))
       return;
    take(SnapNormal, t, since_detailed == HS_(clo_detailed_freq) - 1);
 }
@@ -193,7 +196,8 @@ void HS_(snap_init)(void)
 {
    snaps = VG_(calloc)("hs.snap.snaps", HS_(clo_max_snapshots),
                        sizeof(Snapshot));
-   take(SnapNormal, HS_(now)(), False);     /* the start, at time 0 */
+   /* The start, at time 0; detailed only with --detailed-freq=1. */
+   take(SnapNormal, HS_(now)(), since_detailed == HS_(clo_detailed_freq) - 1);
 }
 
 void HS_(snap_at_exit)(void)
