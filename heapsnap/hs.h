@@ -74,9 +74,10 @@ typedef struct HS_Site {
    struct HS_Site *next;      /* VgHashNode */
    UWord           key;       /* hash of the ips */
    SizeT           live;      /* bytes counted here now */
-   Bool            counted;   /* bytes were ever counted here: the site
-                                 is in every tree from then on, as an
-                                 allocation context is in Massif's */
+   UInt            id;        /* 0, 1, ... in the order sites were first
+                                 counted; HS_NO_ID before.  A counted
+                                 site is in every tree from then on, as
+                                 an allocation context is in Massif's */
    UInt            n_ips;
    Addr            ips[0];
 } HS_Site;
@@ -92,12 +93,11 @@ void     HS_(heap_post_clo_init)(void);
    known to be the allocator itself (1 inside a malloc replacement
    callback, 0 for client requests and system calls). */
 HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top);
-/* Calls F for every site where bytes were ever counted (Massif's trees
-   count a context that holds 0 bytes now among the "places"). */
-void     HS_(for_each_counted_site)(void (*f)(HS_Site *site, void *ctx),
-                                    void *ctx);
-/* Number of sites (an upper bound of the counted ones). */
-UInt     HS_(n_sites)(void);
+#define HS_NO_ID 0xFFFFFFFFu
+/* The sites where bytes were ever counted are numbered 0 .. N-1 (Massif's
+   trees count a context that holds 0 bytes now among the "places"). */
+UInt     HS_(n_counted_sites)(void);
+HS_Site *HS_(site_by_id)(UInt id);
 Bool     HS_(handle_heap_request)(ThreadId tid, UWord *args, UWord *ret);
 
 /* Change the totals for SITE by (DHEAP, DEXTRA) inside the snapshot

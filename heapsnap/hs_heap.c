@@ -34,8 +34,9 @@
    already freed, realloc of an unknown pointer) change nothing and are
    reported once per calling site.
 
-   Pool chunks are blocks too, with their pool noted, so destroying or
-   trimming a pool finds its chunks by walking that pool's list. */
+   Pool chunks are blocks too, marked as such; which pool each belongs to
+   is kept beside them (PoolChunk), so destroying or trimming a pool
+   walks that pool's list. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -102,17 +103,22 @@ static const IPFacts *facts(Addr ip)
 /*--- Sites                                                ---*/
 /*------------------------------------------------------------*/
 
+/* A raw stack, as unwound, mapped to its site.  The site's frames are a
+   run of the raw stack's (from TOP on), so only the other frames are
+   stored here: a stack costs its frames once, not twice. */
 typedef struct RawStack {
    struct RawStack *next;   /* VgHashNode */
-   UWord            key;
-   HS_Site         *site;
-   UInt             n_ips;
-   Addr             ips[0];
+   UWord            key;    /* hash of all its frames */
+   HS_Site         *site;   /* NULL: cut too short to decide (below) */
+   UInt             n_ips;  /* frames in all */
+   UInt             top;    /* frames before the site's */
+   Addr             rest[0];/* the frames not the site's: [0, top), then
+                               [top + site->n_ips, n_ips) */
 } RawStack;
 
 static VgHashTable *raw_stacks;
 static VgHashTable *sites;
-static UInt         n_sites;
+static XArray      *sites_by_id;   /* of HS_Site*: the counted sites */
 
 static UWord hash_ips(const Addr *ips, UInt n)
 {
@@ -126,20 +132,33 @@ static UWord hash_ips(const Addr *ips, UInt n)
    return h;
 }
 
-/* Both interned types start with (next, key, ...) and end with n_ips,
-   ips[]; the lookups compare through these offsets. */
-#define SAME_IPS(a, b) \
-   ((a)->n_ips == (b)->n_ips && \
-    VG_(memcmp)((a)->ips, (b)->ips, (a)->n_ips * sizeof(Addr)) == 0)
+static Bool same_ips(const Addr *a, const Addr *b, UInt n)
+{
+   return VG_(memcmp)(a, b, n * sizeof(Addr)) == 0;
+}
+
+/* The lookup probe: all frames in rest[], no site. */
+static RawStack *raw_probe;
 
 static Word cmp_raw(const void *a, const void *b)
 {
-   return SAME_IPS((const RawStack *)a, (const RawStack *)b) ? 0 : 1;
+   const RawStack *r = a == raw_probe ? b : a;
+   const Addr *ips = raw_probe->rest;
+   UInt in_site = r->site != NULL ? r->site->n_ips : 0;
+   UInt after = r->top + in_site;
+
+   if (r->n_ips != raw_probe->n_ips)
+      return 1;
+   return same_ips(ips, r->rest, r->top)
+          && (in_site == 0 || same_ips(ips + r->top, r->site->ips, in_site))
+          && same_ips(ips + after, r->rest + r->top, r->n_ips - after)
+          ? 0 : 1;
 }
 
 static Word cmp_site(const void *a, const void *b)
 {
-   return SAME_IPS((const HS_Site *)a, (const HS_Site *)b) ? 0 : 1;
+   const HS_Site *x = a, *y = b;
+   return x->n_ips == y->n_ips && same_ips(x->ips, y->ips, x->n_ips) ? 0 : 1;
 }
 
 /* Massif's search for main or below main (m_xtree.c's, on cached
@@ -175,8 +194,9 @@ static Int main_or_below_main(const Addr *ips, Int n)
    return n - 1;
 }
 
-/* The filtered site of raw stack IPS[0..N), as Massif's filter_IPs. */
-static HS_Site *filter(const Addr *ips, Int n)
+/* The filtered site of raw stack IPS[0..N), as Massif's filter_IPs; its
+   frames are IPS[*TOP ..]. */
+static HS_Site *filter(const Addr *ips, Int n, UInt *top_out)
 {
    static union {
       HS_Site s;
@@ -203,19 +223,22 @@ static HS_Site *filter(const Addr *ips, Int n)
    if (sel > HS_(clo_depth))
       sel = HS_(clo_depth);
 
+   *top_out = top;
    probe.s.n_ips = sel;
    VG_(memcpy)(probe.s.ips, ips + top, sel * sizeof(Addr));
    probe.s.key = hash_ips(probe.s.ips, sel);
    site = VG_(HT_gen_lookup)(sites, &probe.s, cmp_site);
    if (site == NULL) {
-      site = VG_(malloc)("hs.heap.site", sizeof(HS_Site) + sel * sizeof(Addr));
+      /* Never freed: the core's permanent allocator has no per-block
+         overhead. */
+      site = VG_(perm_malloc)(sizeof(HS_Site) + sel * sizeof(Addr),
+                              vg_alignof(HS_Site));
       site->key = probe.s.key;
       site->n_ips = sel;
       site->live = 0;
-      site->counted = False;
+      site->id = HS_NO_ID;
       VG_(memcpy)(site->ips, probe.s.ips, sel * sizeof(Addr));
       VG_(HT_add_node)(sites, site);
-      n_sites++;
    }
    return site;
 }
@@ -249,35 +272,50 @@ static Bool enough_frames(const Addr *ips, Int n)
    return True;
 }
 
-/* The interned raw stack IPS[0..N), made if new.  CUT: the stack may
-   continue beyond N.  Its site is NULL when a cut stack has too few
-   frames to decide it. */
-static RawStack *raw_stack(const Addr *ips, Int n, Bool cut)
+/* The site of raw stack IPS[0..N), through the table of raw stacks.
+   CUT: the stack may go on beyond N; NULL when it was cut too short to
+   decide the site. */
+static HS_Site *raw_stack_site(const Addr *ips, Int n, Bool cut)
 {
    static union {
       RawStack r;
       Addr     space[sizeof(RawStack) / sizeof(Addr)
                      + HS_MAX_DEPTH + HS_MAX_ALLOC_FRAMES + 1];
    } probe;
+   HS_Site *site = NULL;
    RawStack *raw;
+   UInt top = n, in_site = 0;
 
    probe.r.n_ips = n;
-   VG_(memcpy)(probe.r.ips, ips, n * sizeof(Addr));
+   probe.r.top = n;
+   probe.r.site = NULL;
+   VG_(memcpy)(probe.r.rest, ips, n * sizeof(Addr));
    probe.r.key = hash_ips(ips, n);
+   raw_probe = &probe.r;
    raw = VG_(HT_gen_lookup)(raw_stacks, &probe.r, cmp_raw);
-   if (raw == NULL) {
-      raw = VG_(malloc)("hs.heap.raw", sizeof(RawStack) + n * sizeof(Addr));
-      raw->key = probe.r.key;
-      raw->n_ips = n;
-      VG_(memcpy)(raw->ips, ips, n * sizeof(Addr));
-      raw->site = NULL;
-      VG_(HT_add_node)(raw_stacks, raw);
+   if (raw != NULL) {
+      if (raw->site != NULL || cut)
+         return raw->site;
+      /* Known as cut short, but the stack ends right here (it is exactly
+         as deep as the cut): rare, so filtered every time. */
+      return filter(ips, n, &top);
    }
-   /* A cut stack that was not enough gets its site from the full one;
-      if that is no longer (the stack ends here), it is its own. */
-   if (raw->site == NULL && !(cut && !enough_frames(ips, n)))
-      raw->site = filter(ips, n);
-   return raw;
+
+   if (!cut || enough_frames(ips, n)) {
+      site = filter(ips, n, &top);
+      in_site = site->n_ips;
+   }
+   raw = VG_(perm_malloc)(sizeof(RawStack) + (n - in_site) * sizeof(Addr),
+                          vg_alignof(RawStack));
+   raw->key = probe.r.key;
+   raw->site = site;
+   raw->n_ips = n;
+   raw->top = top;
+   VG_(memcpy)(raw->rest, ips, top * sizeof(Addr));
+   VG_(memcpy)(raw->rest + top, ips + top + in_site,
+               (n - top - in_site) * sizeof(Addr));
+   VG_(HT_add_node)(raw_stacks, raw);
+   return site;
 }
 
 HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top)
@@ -285,34 +323,29 @@ HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top)
    static Addr ips[HS_MAX_DEPTH + HS_MAX_ALLOC_FRAMES + 1];
    UInt guess = HS_(clo_depth) + ALLOC_GUESS + skip_top;
    UInt full  = HS_(clo_depth) + HS_MAX_ALLOC_FRAMES + skip_top;
-   RawStack *raw;
+   HS_Site *site;
    Int n;
 
    n = VG_(get_StackTrace)(tid, ips, guess, NULL, NULL, 0);
    if ((Int)skip_top >= n)
-      return raw_stack(ips, 0, False)->site;
-   raw = raw_stack(ips + skip_top, n - skip_top, n == (Int)guess);
-   if (raw->site != NULL)
-      return raw->site;
+      return raw_stack_site(ips, 0, False);
+   site = raw_stack_site(ips + skip_top, n - skip_top, n == (Int)guess);
+   if (site != NULL)
+      return site;
 
    /* Cut too short: the whole stack, then. */
    n = VG_(get_StackTrace)(tid, ips, full, NULL, NULL, 0);
-   return raw_stack(ips + skip_top, n - skip_top, False)->site;
+   return raw_stack_site(ips + skip_top, n - skip_top, False);
 }
 
-void HS_(for_each_counted_site)(void (*f)(HS_Site *site, void *ctx),
-                                void *ctx)
+UInt HS_(n_counted_sites)(void)
 {
-   HS_Site *s;
-   VG_(HT_ResetIter)(sites);
-   while ((s = VG_(HT_Next)(sites)) != NULL)
-      if (s->counted)
-         f(s, ctx);
+   return (UInt)VG_(sizeXA)(sites_by_id);
 }
 
-UInt HS_(n_sites)(void)
+HS_Site *HS_(site_by_id)(UInt id)
 {
-   return n_sites;
+   return *(HS_Site **)VG_(indexXA)(sites_by_id, id);
 }
 
 /*------------------------------------------------------------*/
@@ -326,7 +359,8 @@ void HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra, Bool going_down)
       return;                              /* ignored, or --heap=no */
    if (going_down)
       HS_(snap_peak_check)();
-   site->counted = True;
+   if (site->id == HS_NO_ID)
+      site->id = (UInt)VG_(addToXA)(sites_by_id, &site);
    site->live   += dheap;
    HS_(heap_B)  += dheap;
    HS_(extra_B) += dextra;
@@ -338,14 +372,15 @@ void HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra, Bool going_down)
 /*--- Blocks                                               ---*/
 /*------------------------------------------------------------*/
 
+/* 40 bytes a live block, as Massif's: pool membership is kept apart
+   (PoolChunk), for the few blocks that have it. */
 typedef struct Block {
    struct Block *next;       /* VgHashNode */
    UWord         key;        /* the block's address */
    SizeT         req;        /* requested bytes */
-   SizeT         slop;       /* usable - requested */
    HS_Site      *site;
-   struct Pool  *pool;       /* pool chunks only */
-   struct Block *pool_next;  /* the pool's chunk list */
+   UInt          slop;       /* usable - requested */
+   Bool          in_pool;    /* a memory-pool chunk (see PoolChunk) */
 } Block;
 
 static VgHashTable *blocks;
@@ -356,10 +391,9 @@ static Block *new_block(Addr p, SizeT req, SizeT slop, HS_Site *site)
    Block *b = VG_(allocEltPA)(block_pool);
    b->key  = p;
    b->req  = req;
-   b->slop = slop;
+   b->slop = (UInt)slop;
    b->site = site;
-   b->pool = NULL;
-   b->pool_next = NULL;
+   b->in_pool = False;
    VG_(HT_add_node)(blocks, b);
    HS_(count)(site, req, HS_(clo_heap_admin) + slop, False);
    return b;
@@ -418,13 +452,12 @@ static void free_block(ThreadId tid, void *p, const HChar *what)
    Block *b;
    if (p == NULL)
       return;
-   b = VG_(HT_remove)(blocks, (UWord)p);
-   if (b == NULL || b->pool != NULL) {
-      if (b != NULL)
-         VG_(HT_add_node)(blocks, b);     /* a pool chunk: not ours */
+   b = VG_(HT_lookup)(blocks, (UWord)p);
+   if (b == NULL || b->in_pool) {         /* a pool chunk is not ours */
       warn_bad(tid, what, (Addr)p);
       return;
    }
+   VG_(HT_remove)(blocks, (UWord)p);
    drop_block(b);
    VG_(cli_free)(p);
 }
@@ -463,7 +496,7 @@ static void *hs_realloc(ThreadId tid, void *old, SizeT new_req)
    if (old == NULL)
       return hs_malloc(tid, new_req);
    b = VG_(HT_lookup)(blocks, (UWord)old);
-   if (b == NULL || b->pool != NULL) {
+   if (b == NULL || b->in_pool) {
       warn_bad(tid, "realloc of", (Addr)old);
       return NULL;
    }
@@ -499,7 +532,7 @@ static void *hs_realloc(ThreadId tid, void *old, SizeT new_req)
               (SSizeT)new_slop - (SSizeT)b->slop, False);
    b->key = (Addr)p;
    b->req = new_req;
-   b->slop = new_slop;
+   b->slop = (UInt)new_slop;
    b->site = site;
    VG_(HT_add_node)(blocks, b);
    return p;
@@ -515,29 +548,52 @@ static SizeT hs_usable_size(ThreadId tid, void *p)
 /*--- Memory pools                                         ---*/
 /*------------------------------------------------------------*/
 
+typedef struct PoolChunk {
+   struct PoolChunk *next;        /* VgHashNode */
+   UWord             key;         /* the chunk's address (its Block's) */
+   struct Pool      *pool;
+   struct PoolChunk *pool_next;   /* the pool's chunk list */
+} PoolChunk;
+
 typedef struct Pool {
-   struct Pool *next;        /* VgHashNode */
-   UWord        key;         /* the pool's anchor address */
-   Block       *chunks;
+   struct Pool *next;             /* VgHashNode */
+   UWord        key;              /* the pool's anchor address */
+   PoolChunk   *chunks;
 } Pool;
 
 static VgHashTable *pools;
+static VgHashTable *chunks;       /* PoolChunk by address */
 
-static void pool_unlink(Pool *pool, Block *b)
+/* A new counted chunk of POOL: a block, and its membership. */
+static void chunk_new(ThreadId tid, Pool *pool, Addr a, SizeT size,
+                      HS_Site *site)
 {
-   Block **pp;
-   for (pp = &pool->chunks; *pp != NULL; pp = &(*pp)->pool_next)
-      if (*pp == b) {
-         *pp = b->pool_next;
-         return;
-      }
+   PoolChunk *c = VG_(malloc)("hs.heap.chunk", sizeof *c);
+   Block *b = new_block(a, size, 0, site ? site : HS_(site_here)(tid, 0));
+   b->in_pool = True;
+   c->key = a;
+   c->pool = pool;
+   c->pool_next = pool->chunks;
+   pool->chunks = c;
+   VG_(HT_add_node)(chunks, c);
 }
 
-static void pool_chunk_free(Pool *pool, Block *b)
+static void chunk_free(PoolChunk *c)
 {
-   pool_unlink(pool, b);
-   VG_(HT_remove)(blocks, b->key);
-   drop_block(b);
+   PoolChunk **pp;
+   for (pp = &c->pool->chunks; *pp != c; pp = &(*pp)->pool_next)
+      ;
+   *pp = c->pool_next;
+   VG_(HT_remove)(chunks, c->key);
+   drop_block(VG_(HT_remove)(blocks, c->key));
+   VG_(free)(c);
+}
+
+/* The chunk at A of the pool anchored at POOL_KEY, or NULL. */
+static PoolChunk *chunk_of(UWord pool_key, Addr a)
+{
+   PoolChunk *c = VG_(HT_lookup)(chunks, a);
+   return c != NULL && c->pool->key == pool_key ? c : NULL;
 }
 
 /* The client requests for custom allocators and pools.  Custom blocks
@@ -545,6 +601,7 @@ static void pool_chunk_free(Pool *pool, Block *b)
 Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
 {
    Pool *pool;
+   PoolChunk *c, *next;
    Block *b;
 
    switch (arg[0]) {
@@ -555,33 +612,28 @@ Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
    case VG_USERREQ__FREELIKE_BLOCK:
       if (arg[1] == 0)
          break;
-      b = VG_(HT_remove)(blocks, arg[1]);
-      if (b == NULL || b->pool != NULL) {
-         if (b != NULL)
-            VG_(HT_add_node)(blocks, b);
+      b = VG_(HT_lookup)(blocks, arg[1]);
+      if (b == NULL || b->in_pool) {
          warn_bad(tid, "FREELIKE_BLOCK of", arg[1]);
          break;
       }
-      drop_block(b);
+      drop_block(VG_(HT_remove)(blocks, arg[1]));
       break;
-   case VG_USERREQ__RESIZEINPLACE_BLOCK:
+   case VG_USERREQ__RESIZEINPLACE_BLOCK: {
+      /* As Massif: freed and allocated again, here (a pool chunk stays
+         one: its membership is by address). */
+      Bool in_pool;
       b = VG_(HT_remove)(blocks, arg[1]);
       if (b == NULL) {
          warn_bad(tid, "RESIZEINPLACE_BLOCK of", arg[1]);
          break;
       }
-      /* As Massif: freed and allocated again, here. */
-      pool = b->pool;
-      if (pool != NULL)
-         pool_unlink(pool, b);
+      in_pool = b->in_pool;
       drop_block(b);
       b = new_block(arg[1], arg[3], 0, HS_(site_here)(tid, 0));
-      if (pool != NULL) {
-         b->pool = pool;
-         b->pool_next = pool->chunks;
-         pool->chunks = b;
-      }
+      b->in_pool = in_pool;
       break;
+   }
 
    case VG_USERREQ__CREATE_MEMPOOL:
       if (VG_(HT_lookup)(pools, arg[1]) == NULL) {
@@ -596,49 +648,41 @@ Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
       if (pool == NULL)
          break;
       while (pool->chunks != NULL)
-         pool_chunk_free(pool, pool->chunks);
+         chunk_free(pool->chunks);
       VG_(free)(pool);
       break;
    case VG_USERREQ__MEMPOOL_ALLOC:
       pool = VG_(HT_lookup)(pools, arg[1]);
-      if (pool == NULL || VG_(HT_lookup)(blocks, arg[2]) != NULL)
-         break;
-      b = new_block(arg[2], arg[3], 0, HS_(site_here)(tid, 0));
-      b->pool = pool;
-      b->pool_next = pool->chunks;
-      pool->chunks = b;
+      if (pool != NULL && VG_(HT_lookup)(blocks, arg[2]) == NULL)
+         chunk_new(tid, pool, arg[2], arg[3], NULL);
       break;
    case VG_USERREQ__MEMPOOL_FREE:
-      pool = VG_(HT_lookup)(pools, arg[1]);
-      b = VG_(HT_lookup)(blocks, arg[2]);
-      if (pool == NULL || b == NULL || b->pool != pool) {
-         if (pool != NULL)
-            warn_bad(tid, "MEMPOOL_FREE of", arg[2]);
+      if (VG_(HT_lookup)(pools, arg[1]) == NULL)
          break;
-      }
-      pool_chunk_free(pool, b);
+      c = chunk_of(arg[1], arg[2]);
+      if (c == NULL)
+         warn_bad(tid, "MEMPOOL_FREE of", arg[2]);
+      else
+         chunk_free(c);
       break;
    case VG_USERREQ__MEMPOOL_TRIM: {
       /* Keep what lies in [addr, addr+size): chunks outside go, chunks
          across an end shrink to the part inside. */
       Addr lo = arg[2], hi = arg[2] + arg[3];
-      Block *next;
       pool = VG_(HT_lookup)(pools, arg[1]);
       if (pool == NULL)
          break;
-      for (b = pool->chunks; b != NULL; b = next) {
-         Addr s = b->key, e = b->key + b->req;
-         next = b->pool_next;
+      for (c = pool->chunks; c != NULL; c = next) {
+         Block *cb = VG_(HT_lookup)(blocks, c->key);
+         Addr s = cb->key, e = cb->key + cb->req;
+         next = c->pool_next;
          if (e <= lo || s >= hi) {
-            pool_chunk_free(pool, b);
+            chunk_free(c);
          } else if (s < lo || e > hi) {
             Addr ns = s < lo ? lo : s, ne = e > hi ? hi : e;
-            HS_Site *site = b->site;
-            pool_chunk_free(pool, b);
-            b = new_block(ns, ne - ns, 0, site);
-            b->pool = pool;
-            b->pool_next = pool->chunks;
-            pool->chunks = b;
+            HS_Site *site = cb->site;
+            chunk_free(c);
+            chunk_new(tid, pool, ns, ne - ns, site);
          }
       }
       break;
@@ -653,17 +697,15 @@ Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
    case VG_USERREQ__MEMPOOL_CHANGE:
       /* The chunk at A is now SIZE bytes at B: counted at this site. */
       pool = VG_(HT_lookup)(pools, arg[1]);
-      b = VG_(HT_lookup)(blocks, arg[2]);
-      if (pool == NULL || b == NULL || b->pool != pool) {
-         if (pool != NULL)
-            warn_bad(tid, "MEMPOOL_CHANGE of", arg[2]);
+      if (pool == NULL)
+         break;
+      c = chunk_of(arg[1], arg[2]);
+      if (c == NULL) {
+         warn_bad(tid, "MEMPOOL_CHANGE of", arg[2]);
          break;
       }
-      pool_chunk_free(pool, b);
-      b = new_block(arg[3], arg[4], 0, HS_(site_here)(tid, 0));
-      b->pool = pool;
-      b->pool_next = pool->chunks;
-      pool->chunks = b;
+      chunk_free(c);
+      chunk_new(tid, pool, arg[3], arg[4], NULL);
       break;
    case VG_USERREQ__MEMPOOL_EXISTS:
       *ret = VG_(HT_lookup)(pools, arg[1]) != NULL;
@@ -699,8 +741,11 @@ void HS_(heap_pre_clo_init)(void)
    ip_facts   = VG_(HT_construct)("heapsnap ip facts");
    raw_stacks = VG_(HT_construct)("heapsnap raw stacks");
    sites      = VG_(HT_construct)("heapsnap sites");
+   sites_by_id = VG_(newXA)(VG_(malloc), "hs.heap.sites_by_id", VG_(free),
+                            sizeof(HS_Site *));
    blocks     = VG_(HT_construct)("heapsnap blocks");
    pools      = VG_(HT_construct)("heapsnap pools");
+   chunks     = VG_(HT_construct)("heapsnap pool chunks");
    block_pool = VG_(newPA)(sizeof(Block), 1000, VG_(malloc),
                            "hs.heap.blocks", VG_(free));
 }

@@ -42,18 +42,13 @@
 
 typedef enum { SnapNormal, SnapPeak } SnapKind;
 
-/* A detailed snapshot's copy of the heap: live bytes per site. */
-typedef struct {
-   HS_Site *site;
-   SizeT    bytes;
-} SiteBytes;
-
 typedef struct {
    SnapKind   kind;
    ULong      time;
    SizeT      heap_B, extra_B, stacks_B;
-   SiteBytes *tree;          /* NULL unless detailed */
-   UInt       n_tree;
+   SizeT     *tree;          /* detailed: live bytes of each counted site,
+                                by site id; NULL otherwise */
+   UInt       n_tree;        /* sites counted when it was taken */
 } Snapshot;
 
 static Snapshot *snaps;        /* [0, n_snaps) in use */
@@ -73,25 +68,9 @@ static SizeT total_now(void)
 /*--- Taking                                               ---*/
 /*------------------------------------------------------------*/
 
-typedef struct {
-   SiteBytes *v;
-   UInt       n, cap;
-} TreeBuild;
-
-static void add_site(HS_Site *site, void *ctx)
-{
-   TreeBuild *t = ctx;
-   if (t->n == t->cap) {
-      t->cap = t->cap ? 2 * t->cap : 64;
-      t->v = VG_(realloc)("hs.snap.tree", t->v, t->cap * sizeof(SiteBytes));
-   }
-   t->v[t->n].site = site;
-   t->v[t->n].bytes = site->live;
-   t->n++;
-}
-
 static void fill(Snapshot *s, SnapKind kind, ULong time, Bool detailed)
 {
+   UInt i;
    s->kind     = kind;
    s->time     = time;
    s->heap_B   = HS_(heap_B);
@@ -100,11 +79,12 @@ static void fill(Snapshot *s, SnapKind kind, ULong time, Bool detailed)
    s->tree     = NULL;
    s->n_tree   = 0;
    if (detailed && HS_(clo_heap)) {     /* --heap=no: no trees (Massif) */
-      TreeBuild t = { NULL, 0, 0 };
-      HS_(for_each_counted_site)(add_site, &t);
+      s->n_tree = HS_(n_counted_sites)();
       /* Even an empty heap has a (root-only) tree. */
-      s->tree = t.v ? t.v : VG_(malloc)("hs.snap.tree", sizeof(SiteBytes));
-      s->n_tree = t.n;
+      s->tree = VG_(malloc)("hs.snap.tree",
+                            (s->n_tree ? s->n_tree : 1) * sizeof(SizeT));
+      for (i = 0; i < s->n_tree; i++)
+         s->tree[i] = HS_(site_by_id)(i)->live;
    }
 }
 
@@ -271,9 +251,10 @@ static void write_snapshot(PW_Sink *out, UInt n, const Snapshot *s)
    stacks = VG_(malloc)("hs.snap.write", (s->n_tree ? s->n_tree : 1)
                                          * sizeof(PW_MsStack));
    for (i = 0; i < s->n_tree; i++) {
-      stacks[i].ips   = s->tree[i].site->ips;
-      stacks[i].n_ips = s->tree[i].site->n_ips;
-      stacks[i].bytes = s->tree[i].bytes;
+      const HS_Site *site = HS_(site_by_id)(i);
+      stacks[i].ips   = site->ips;
+      stacks[i].n_ips = site->n_ips;
+      stacks[i].bytes = s->tree[i];
    }
    pw_ms_tree(out, stacks, s->n_tree, s->heap_B, s->extra_B, s->stacks_B,
               HS_(clo_threshold), root_label(), describe_frame, NULL);
