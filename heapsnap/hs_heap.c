@@ -452,12 +452,13 @@ static void free_block(ThreadId tid, void *p, const HChar *what)
    Block *b;
    if (p == NULL)
       return;
-   b = VG_(HT_lookup)(blocks, (UWord)p);
+   b = VG_(HT_remove)(blocks, (UWord)p);
    if (b == NULL || b->in_pool) {         /* a pool chunk is not ours */
+      if (b != NULL)
+         VG_(HT_add_node)(blocks, b);
       warn_bad(tid, what, (Addr)p);
       return;
    }
-   VG_(HT_remove)(blocks, (UWord)p);
    drop_block(b);
    VG_(cli_free)(p);
 }

@@ -238,10 +238,39 @@ static const HChar *root_label(void)
       : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.";
 }
 
+/* Counted site ids in the order the tree wants (by address arrays),
+   sorted once for all the snapshots of a file. */
+static UInt *site_order;
+static UInt  n_site_order;
+
+static Int cmp_site_ips(const void *a, const void *b)
+{
+   const HS_Site *x = HS_(site_by_id)(*(const UInt *)a);
+   const HS_Site *y = HS_(site_by_id)(*(const UInt *)b);
+   UInt i, n = x->n_ips < y->n_ips ? x->n_ips : y->n_ips;
+   for (i = 0; i < n; i++)
+      if (x->ips[i] != y->ips[i])
+         return x->ips[i] < y->ips[i] ? -1 : 1;
+   return x->n_ips < y->n_ips ? -1 : x->n_ips > y->n_ips ? 1 : 0;
+}
+
+static void sort_sites(void)
+{
+   UInt i;
+   if (site_order != NULL)
+      VG_(free)(site_order);
+   n_site_order = HS_(n_counted_sites)();
+   site_order = VG_(malloc)("hs.snap.order",
+                            (n_site_order ? n_site_order : 1) * sizeof(UInt));
+   for (i = 0; i < n_site_order; i++)
+      site_order[i] = i;
+   VG_(ssort)(site_order, n_site_order, sizeof(UInt), cmp_site_ips);
+}
+
 static void write_snapshot(PW_Sink *out, UInt n, const Snapshot *s)
 {
    PW_MsStack *stacks;
-   UInt i;
+   UInt i, k = 0;
 
    pw_ms_snapshot(out, n, s->time, s->heap_B, s->extra_B, s->stacks_B,
                   s->tree == NULL ? "empty"
@@ -250,11 +279,17 @@ static void write_snapshot(PW_Sink *out, UInt n, const Snapshot *s)
       return;
    stacks = VG_(malloc)("hs.snap.write", (s->n_tree ? s->n_tree : 1)
                                          * sizeof(PW_MsStack));
-   for (i = 0; i < s->n_tree; i++) {
-      const HS_Site *site = HS_(site_by_id)(i);
-      stacks[i].ips   = site->ips;
-      stacks[i].n_ips = site->n_ips;
-      stacks[i].bytes = s->tree[i];
+   /* The sites counted when it was taken, in sorted order. */
+   for (i = 0; i < n_site_order; i++) {
+      UInt id = site_order[i];
+      const HS_Site *site;
+      if (id >= s->n_tree)
+         continue;
+      site = HS_(site_by_id)(id);
+      stacks[k].ips   = site->ips;
+      stacks[k].n_ips = site->n_ips;
+      stacks[k].bytes = s->tree[id];
+      k++;
    }
    pw_ms_tree(out, stacks, s->n_tree, s->heap_B, s->extra_B, s->stacks_B,
               HS_(clo_threshold), root_label(), describe_frame, NULL);
@@ -283,6 +318,7 @@ Bool HS_(snap_write)(const HChar *tmpl, HS_WriteWhat what)
    out = pw_file_sink(f);
    desc_line(desc, sizeof desc);
    pw_vg_client_cmd(cmd, sizeof cmd);
+   sort_sites();
    pw_ms_header(out, desc, cmd,
                 HS_(clo_time_unit) == HS_TimeI  ? "i"
                 : HS_(clo_time_unit) == HS_TimeMS ? "ms" : "B");

@@ -145,7 +145,9 @@ typedef struct PW_MsStack {
 typedef const char *(*PW_DescribeFn)(void *ctx, pw_addr ip, unsigned k,
                                      int *more);
 
-/* The allocation tree of a detailed snapshot.  STACKS is reordered.
+/* The allocation tree of a detailed snapshot.  STACKS is sorted by
+   address arrays, element by element (left alone if already so: a caller
+   writing many trees over the same stacks can sort them once).
    The root line is "nK: HEAP_B ROOT_LABEL".  A group of stacks is shown
    when its bytes reach THRESHOLD percent of heap+extra+stacks; the rest at
    one level are merged into one "in N places, all below massif's

@@ -296,7 +296,10 @@ void pw_ms_tree(PW_Sink *s, PW_MsStack *stacks, unsigned n_stacks,
    else
       o.sig_sz = (pw_u64)((heap_B + extra_B + stacks_B) * threshold / 100);
 
-   if (n_stacks > 1)
+   /* Callers writing many trees over the same stacks may sort once. */
+   for (i = 1; i < n_stacks && cmp_stack(&stacks[i - 1], &stacks[i]) <= 0; i++)
+      ;
+   if (i < n_stacks)
       PW_SORT(stacks, n_stacks, sizeof *stacks, cmp_stack);
    groups = make_groups(0, stacks, n_stacks, o.sig_sz, &n_groups, &nomem);
 

@@ -1,6 +1,6 @@
 /* runstat: run a command and append its wall time, peak RSS and status.
  *
- *     runstat OUTFILE CMD ARGS...
+ *     runstat [-t SECONDS] OUTFILE CMD ARGS...
  *
  * fork/execs CMD, waits for it with wait4(), and appends one line
  *
@@ -13,7 +13,8 @@
  * that execs valgrind, which execs the tool, this is the peak RSS of the
  * tool and its client together, the two sharing one address space).
  * exit_status is the child's exit code, or 128+N if killed by signal N.
- * runstat's own exit status is that of the child, or 127 if CMD could
+ * With -t, a child still running after SECONDS is killed (SIGKILL), and
+ * its line says 137.  runstat's own exit status is that of the child, or 127 if CMD could
  * not be run, or 126 for runstat's own errors.
  *
  * Copyright (C) 2026 The heapsnap/callprof developers.
@@ -21,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +39,25 @@ static double now(void)
    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static volatile pid_t child;
+
+static void on_alarm(int sig)
+{
+   (void)sig;
+   if (child > 0)
+      kill(child, SIGKILL);
+}
+
 int main(int argc, char **argv)
 {
+   unsigned timeout = 0;
+   if (argc > 2 && strcmp(argv[1], "-t") == 0) {
+      timeout = (unsigned)atoi(argv[2]);
+      argv += 2;
+      argc -= 2;
+   }
    if (argc < 3) {
-      fprintf(stderr, "usage: runstat OUTFILE CMD ARGS...\n");
+      fprintf(stderr, "usage: runstat [-t SECONDS] OUTFILE CMD ARGS...\n");
       return 126;
    }
    FILE *out = fopen(argv[1], "a");
@@ -62,6 +79,15 @@ int main(int argc, char **argv)
       _exit(127);
    }
 
+   child = pid;
+   if (timeout) {
+      struct sigaction sa;
+      memset(&sa, 0, sizeof sa);
+      sa.sa_handler = on_alarm;
+      sigaction(SIGALRM, &sa, NULL);
+      alarm(timeout);
+   }
+
    int st;
    struct rusage ru;
    pid_t r;
@@ -69,6 +95,7 @@ int main(int argc, char **argv)
       r = wait4(pid, &st, 0, &ru);
    while (r < 0 && errno == EINTR);
    double t1 = now();
+   alarm(0);
    if (r < 0) {
       fprintf(stderr, "runstat: wait4: %s\n", strerror(errno));
       return 126;

@@ -1,0 +1,510 @@
+/* cp_calls.c: the shadow call stacks.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   Each thread has a stack of frames, one per call Callgrind would see
+   open, and a context (CP_(cur_ctx) while it runs; see cp.h).  The
+   decisions are Callgrind's (callgrind/bbcc.c setup_bbcc, callstack.c),
+   taken when a block leaves by an exit that may change function
+   (CP_(transition)):
+
+   - A return is real when SP left the top frame (SP above the frame's
+     SP), or SP equals the frame's and the target is the return address
+     of that frame or of frames below with the same SP.  Else it is a
+     jump ("return without call").
+   - A jump (not a call, not a real return) is taken as a call when it
+     goes into another object or section kind, to a function's first
+     instruction (tail calls, PLT stubs) or is a return without call.
+     Such an emulated call gets the SP of the frame it is made in, so
+     it ends with that frame.  Leaving _dl_runtime_resolve by its jump
+     ends its frame first, and the call is made from its caller's site.
+   - Every transition first pops the frames whose SP is below the
+     current SP: returns, and also longjmp and C++ exceptions, which
+     leave frames by resetting SP.  A jump or call that leaves frames so
+     is a return, not a call (longjmp's jump back into main).
+   - Calling a skipped function (PLT code, --skip-plt=yes) pushes a
+     frame without an arc and keeps the context, so the stub's
+     instructions count for the caller; a call from skipped code is
+     made from the last non-skipped call site.
+   - A return with no frame to return to (in a signal handler) is an
+     "underflow": a call is assumed from the instruction before the
+     return address, and the context becomes the function returned to.
+
+   Inclusive cost of an arc: the thread's instructions between the push
+   and the pop of its frame.  A thread's instruction count is CP_(ir)
+   minus the instructions of other threads (and of signal handlers,
+   which Callgrind counts apart): "skew" below, adjusted at every
+   thread switch.  A signal handler runs on a state of its own, pushed
+   at delivery and popped at its return, as in Callgrind.
+
+   Callgrind credits a block's instructions when the thread runs its next
+   block; a thread's last block (its exit system call, a handler's
+   sigreturn) is therefore never counted.  We count at run start, so we
+   take those blocks back out (uncount_sys). */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "cp.h"
+
+/*------------------------------------------------------------*/
+/*--- Types                                                ---*/
+/*------------------------------------------------------------*/
+
+/* Where a call is made from: the caller's context and the exit. */
+typedef struct {
+   CP_Fn *ctx;         /* NULL: none */
+   Addr   instr;
+   Addr   ret_addr;    /* 0 unless a real call instruction */
+} Site;
+
+typedef struct {
+   CP_Arc *arc;        /* NULL: a skipped function */
+   Site    site;
+   Addr    sp;
+   ULong   enter_ir;
+   CP_Fn  *saved_ctx;
+   Site    nonskipped;
+} Frame;
+
+/* What a signal handler's delivery saved of the interrupted state. */
+typedef struct {
+   CP_Fn    *ctx;
+   Site      nonskipped;
+   UInt      bottom;
+   ULong     skew, ir_at;
+   CP_Block *sys_block;
+   ULong    *sys_count;
+   UInt      sys_no;
+} SigSave;
+
+#define MAX_SIG_DEPTH 64
+
+typedef struct {
+   Bool      exists;
+   Bool      reborn;       /* a new thread in a dead one's slot */
+   Frame    *stack;
+   UInt      sp, size;
+   UInt      bottom;       /* frames below belong to interrupted code */
+   CP_Fn    *ctx;          /* while not running */
+   Site      nonskipped;
+   ULong     skew, stopped;
+   CP_Block *sys_block;    /* in a system call from this block */
+   ULong    *sys_count;
+   UInt      sys_no;
+   SigSave   sig[MAX_SIG_DEPTH];
+   UInt      n_sig;
+} Thread;
+
+static Thread *threads;    /* VG_N_THREADS, indexed by ThreadId */
+static Thread *running;
+/* CP_(cur_ctx) of a reborn thread before its first block. */
+static CP_Fn   reborn_mark;
+
+/*------------------------------------------------------------*/
+/*--- Arcs                                                 ---*/
+/*------------------------------------------------------------*/
+
+typedef struct ArcNode {
+   struct ArcNode *next;   /* VgHashNode */
+   UWord           key;
+   CP_Fn          *caller;
+   CP_Arc          arc;
+} ArcNode;
+
+static VgHashTable *arcs;
+
+static CP_Arc *arc_get(CP_Fn *caller, Addr site, CP_Fn *callee, Addr target)
+{
+   UWord key = ((UWord)caller * 31 + site) * 31 + (UWord)callee;
+   ArcNode *n;
+
+   for (n = VG_(HT_lookup)(arcs, key); n; n = n->next)
+      if (n->key == key && n->caller == caller && n->arc.site == site &&
+          n->arc.callee == callee)
+         return &n->arc;
+   n = VG_(calloc)("cp.calls.arc_get.1", 1, sizeof *n);
+   n->key = key;
+   n->caller = caller;
+   n->arc.site = site;
+   n->arc.callee = callee;
+   n->arc.target = target;
+   n->arc.next = caller->arcs;
+   caller->arcs = &n->arc;
+   VG_(HT_add_node)(arcs, n);
+   return &n->arc;
+}
+
+/*------------------------------------------------------------*/
+/*--- Threads                                              ---*/
+/*------------------------------------------------------------*/
+
+static Thread *thread_get(ThreadId tid)
+{
+   Thread *t = &threads[tid];
+   if (!t->exists) {
+      t->exists = True;
+      t->size = 64;
+      t->stack = VG_(malloc)("cp.calls.thread.1", t->size * sizeof(Frame));
+      t->skew = t->stopped = CP_(ir);
+   }
+   return t;
+}
+
+static Thread *current(void);
+static Int     unwind(Thread *t, Addr sp, Int minpops);
+
+/* The thread's instructions so far (as Callgrind's per-thread cost). */
+static ULong thread_ir(const Thread *t)
+{
+   return (t == running ? CP_(ir) : t->stopped) - t->skew;
+}
+
+void CP_(thread_start)(ThreadId tid)
+{
+   Thread *t = thread_get(tid);
+   if (running == t)
+      return;
+   if (running)
+      CP_(thread_stop)(running - threads);
+   t->skew += CP_(ir) - t->stopped;
+   CP_(cur_ctx) = t->reborn ? &reborn_mark : t->ctx;
+   running = t;
+}
+
+/* Callgrind keeps a thread's state when the thread dies, and a new
+   thread given the same ThreadId continues it: the dead thread's last
+   block is counted after all, and the new thread's first block starts
+   by unwinding the dead one's frames its stack pointer has left (the
+   same stack, reused by glibc).  So do we. */
+void CP_(thread_created)(ThreadId child)
+{
+   Thread *t = &threads[child];
+   if (!t->exists)
+      return;
+   t->sys_block = NULL;
+   t->reborn = True;
+}
+
+CP_Fn *CP_(first_block_ctx)(void)
+{
+   Thread *t = current();
+   if (t->reborn && CP_(cur_ctx) == &reborn_mark) {
+      t->reborn = False;
+      CP_(cur_ctx) = t->ctx;
+      unwind(t, VG_(get_SP)(t - threads), 0);
+   }
+   return CP_(cur_ctx);
+}
+
+void CP_(thread_stop)(ThreadId tid)
+{
+   Thread *t = thread_get(tid);
+   if (running != t)
+      return;
+   t->stopped = CP_(ir);
+   t->ctx = CP_(cur_ctx);
+   running = NULL;
+}
+
+static Thread *current(void)
+{
+   CP_(thread_start)(VG_(get_running_tid)());
+   return running;
+}
+
+/*------------------------------------------------------------*/
+/*--- Push and pop                                         ---*/
+/*------------------------------------------------------------*/
+
+static void leave_signal(Thread *t);
+
+static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
+                 Bool skip)
+{
+   Frame *f;
+
+   if (t->sp == t->size) {
+      t->size *= 2;
+      t->stack = VG_(realloc)("cp.calls.push.1", t->stack,
+                              t->size * sizeof(Frame));
+   }
+   if (!skip && t->nonskipped.ctx)
+      src = t->nonskipped;         /* a call out of skipped code */
+   f = &t->stack[t->sp++];
+   f->site = src;
+   f->sp = sp;
+   f->enter_ir = thread_ir(t);
+   f->saved_ctx = CP_(cur_ctx);
+   f->nonskipped = t->nonskipped;
+   if (skip) {
+      f->arc = NULL;
+      if (!t->nonskipped.ctx)
+         t->nonskipped = src;
+   } else {
+      f->arc = arc_get(src.ctx, src.instr, to, target);
+      f->arc->count++;
+      CP_(cur_ctx) = to;
+      t->nonskipped.ctx = NULL;
+   }
+}
+
+static void pop(Thread *t)
+{
+   Frame *f;
+
+   if (t->n_sig > 0 && t->sp == t->bottom)
+      leave_signal(t);        /* longjmp out of a signal handler */
+   f = &t->stack[--t->sp];
+   t->nonskipped = f->nonskipped;
+   if (f->arc) {
+      f->arc->inclusive += thread_ir(t) - f->enter_ir;
+      CP_(cur_ctx) = f->saved_ctx;
+   }
+}
+
+/* Pop the frames SP has left, and MINPOPS more with SP equal; returns
+   how many were popped. */
+static Int unwind(Thread *t, Addr sp, Int minpops)
+{
+   Int n = 0;
+   while (t->sp > 0) {
+      Frame *top = &t->stack[t->sp - 1];
+      if (top->sp < sp || (top->sp == sp && minpops > 0)) {
+         minpops--;
+         pop(t);
+         n++;
+         continue;
+      }
+      break;
+   }
+   return n;
+}
+
+/* A return with nothing to return to. */
+static void underflow(Thread *t, CP_Loc *to, Addr target)
+{
+   CP_Arc *a;
+   if (CP_(cur_ctx) == NULL)
+      return;
+   a = arc_get(to->fn, target - 1, CP_(cur_ctx), target);
+   a->count++;
+   a->inclusive += thread_ir(t);
+   CP_(cur_ctx) = to->fn;
+}
+
+/*------------------------------------------------------------*/
+/*--- Transitions                                          ---*/
+/*------------------------------------------------------------*/
+
+VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp)
+{
+   Thread *t = current();
+   CP_Loc *to = CP_(loc_of)(target);
+   CP_Kind kind = e->kind;
+   Bool ret_without_call = False, emulated = False;
+   Int popcount = 1;
+   Site src;
+
+   src.ctx = CP_(cur_ctx);
+   src.instr = e->instr;
+   src.ret_addr = e->ret_addr;
+
+   /* A return is real only if it leaves the top frame. */
+   if (kind == CP_Ret && t->sp > 0) {
+      Int up = t->sp - 1;
+      Frame *top = &t->stack[up];
+      if (sp < top->sp)
+         popcount = 0;
+      else if (top->sp == sp) {
+         for (;;) {
+            if (top->site.ret_addr == target)
+               break;
+            if (up > 0) {
+               top = &t->stack[--up];
+               if (top->sp == sp) {
+                  popcount++;
+                  continue;
+               }
+            }
+            popcount = 0;
+            break;
+         }
+      }
+      if (popcount == 0) {
+         kind = CP_Jump;
+         ret_without_call = True;
+      }
+   }
+
+   /* A jump Callgrind takes as a call. */
+   if (kind == CP_Jump) {
+      CP_Loc *from = e->block->loc;
+      if (!ret_without_call && !to->is_entry && to->sect == from->sect &&
+          to->di == from->di) {
+         unwind(t, sp, 0);           /* longjmp, exceptions */
+         return;
+      }
+      if (from->fn->pop_on_jump && t->sp > 0 && t->stack[t->sp - 1].arc) {
+         Frame *top = &t->stack[t->sp - 1];
+         src = top->site;
+         sp = top->sp;
+         pop(t);
+      }
+      kind = CP_Call;
+      emulated = True;
+   }
+
+   if (kind == CP_Ret) {
+      if (t->sp == 0 || (t->n_sig > 0 && t->sp == t->bottom))
+         underflow(t, to, target);
+      else
+         unwind(t, sp, popcount);
+      return;
+   }
+   if (unwind(t, sp, 0) > 0)
+      return;                 /* frames were left: a return after all */
+   if (emulated && t->sp > 0)
+      sp = t->stack[t->sp - 1].sp;
+   push(t, src, to->fn, target, sp, to->fn->skip);
+}
+
+/*------------------------------------------------------------*/
+/*--- System calls and signals                             ---*/
+/*------------------------------------------------------------*/
+
+/* Take back the thread's last block, in a system call that does not
+   come back (see the top of the file). */
+static void uncount_sys(Thread *t)
+{
+   CP_Block *b = t->sys_block;
+   UInt r, n = 0;
+
+   if (b == NULL)
+      return;
+   for (r = 0; r < b->n_runs; r++) {
+      if (t->sys_count[r] > 0)
+         t->sys_count[r]--;
+      n += b->run_len[r];
+   }
+   t->skew += n;
+   t->sys_block = NULL;
+}
+
+void CP_(pre_syscall)(ThreadId tid, UInt sysno)
+{
+   Thread *t = current();
+   t->sys_block = CP_(sys_block);
+   t->sys_count = CP_(sys_count);
+   t->sys_no = sysno;
+}
+
+/* exit and exit_group do not come back, though the core calls this
+   for them: their block stays the thread's last. */
+void CP_(post_syscall)(ThreadId tid, UInt sysno)
+{
+   Thread *t = current();
+   if (t->sys_no == sysno && sysno != __NR_exit && sysno != __NR_exit_group)
+      t->sys_block = NULL;
+}
+
+void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
+{
+   Thread *t = current();
+   SigSave *s;
+
+   if (t->n_sig == MAX_SIG_DEPTH)
+      VG_(tool_panic)("callprof: signal handlers nested too deeply");
+   s = &t->sig[t->n_sig++];
+   s->ctx = CP_(cur_ctx);
+   s->nonskipped = t->nonskipped;
+   s->bottom = t->bottom;
+   s->skew = t->skew;
+   s->ir_at = CP_(ir);
+   s->sys_block = t->sys_block;
+   s->sys_count = t->sys_count;
+   s->sys_no = t->sys_no;
+
+   t->bottom = t->sp;
+   t->skew = CP_(ir);
+   t->nonskipped.ctx = NULL;
+   t->sys_block = NULL;
+   CP_(cur_ctx) = NULL;      /* the handler's first block sets it */
+}
+
+/* End the innermost handler: its open calls, its last block, and back
+   to the interrupted state. */
+static void leave_signal(Thread *t)
+{
+   SigSave *s = &t->sig[t->n_sig - 1];
+
+   uncount_sys(t);
+   while (t->sp > t->bottom) {
+      Frame *f = &t->stack[--t->sp];
+      t->nonskipped = f->nonskipped;
+      if (f->arc)
+         f->arc->inclusive += thread_ir(t) - f->enter_ir;
+   }
+   t->n_sig--;
+   CP_(cur_ctx) = s->ctx;
+   t->nonskipped = s->nonskipped;
+   t->bottom = s->bottom;
+   t->skew = s->skew + (CP_(ir) - s->ir_at);
+   t->sys_block = s->sys_block;
+   t->sys_count = s->sys_count;
+   t->sys_no = s->sys_no;
+}
+
+void CP_(post_signal)(ThreadId tid, Int sig)
+{
+   Thread *t = current();
+   if (t->n_sig > 0)
+      leave_signal(t);
+}
+
+Addr CP_(skipped_site)(void)
+{
+   Thread *t = current();
+   return t->nonskipped.ctx ? t->nonskipped.instr : 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Setup and exit                                       ---*/
+/*------------------------------------------------------------*/
+
+void CP_(calls_fini)(void)
+{
+   ThreadId tid;
+
+   if (running)
+      CP_(thread_stop)(running - threads);
+   for (tid = 1; tid < VG_N_THREADS; tid++) {
+      Thread *t = &threads[tid];
+      if (!t->exists)
+         continue;
+      /* Work on the stopped thread as if it ran, so thread_ir() and
+         CP_(cur_ctx) are its own. */
+      CP_(thread_start)(tid);
+      uncount_sys(t);
+      while (t->n_sig > 0)
+         leave_signal(t);
+      while (t->sp > 0)
+         pop(t);
+      CP_(thread_stop)(tid);
+   }
+}
+
+void CP_(calls_init)(void)
+{
+   arcs = VG_(HT_construct)("callprof arcs");
+   threads = VG_(calloc)("cp.calls.init.1", VG_N_THREADS, sizeof(Thread));
+}
