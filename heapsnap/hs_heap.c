@@ -29,8 +29,8 @@
    different raw stacks that filter to the same frames share one site.
    The name lookups of filtering are themselves cached per address.
 
-   Blocks are nodes of the core's hash table, keyed by address, from a
-   pool allocator; each points to its site.  Bad frees (never allocated,
+   Blocks live in an open-addressing table keyed by address (below);
+   each points to its site.  Bad frees (never allocated,
    already freed, realloc of an unknown pointer) change nothing and are
    reported once per calling site.
 
@@ -46,7 +46,6 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "pub_tool_poolalloc.h"
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
@@ -372,39 +371,110 @@ void HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra, Bool going_down)
 /*--- Blocks                                               ---*/
 /*------------------------------------------------------------*/
 
-/* 40 bytes a live block, as Massif's: pool membership is kept apart
-   (PoolChunk), for the few blocks that have it. */
-typedef struct Block {
-   struct Block *next;       /* VgHashNode */
-   UWord         key;        /* the block's address */
-   SizeT         req;        /* requested bytes */
-   HS_Site      *site;
-   UInt          slop;       /* usable - requested */
-   Bool          in_pool;    /* a memory-pool chunk (see PoolChunk) */
+/* Live blocks: an open-addressing hash table keyed by address (linear
+   probing, a power-of-two size, at most 5/8 full; a deletion shifts the
+   entries after it back, so there are no tombstones).  The entries are
+   the blocks themselves, 32 bytes each: a free or a realloc reads one
+   cache line, not a chain of nodes, and nothing is allocated per block.
+   A pointer to an entry is good until the next insertion or deletion.
+   Pool membership is kept apart (PoolChunk), for the few blocks that
+   have it. */
+typedef struct {
+   Addr     addr;         /* the block's address; 0: an empty slot */
+   SizeT    req;          /* requested bytes */
+   HS_Site *site;
+   UInt     slop;         /* usable - requested */
+   Bool     in_pool;      /* a memory-pool chunk (see PoolChunk) */
 } Block;
 
-static VgHashTable *blocks;
-static PoolAlloc   *block_pool;
+static Block *btab;
+static UWord  bmask;      /* slots - 1 */
+static UWord  bcount;     /* live blocks */
+
+static inline UWord bslot(Addr a)
+{
+   UWord h = (a >> 3) * 0x9E3779B97F4A7C15UL;
+   return (h ^ (h >> 31)) & bmask;
+}
+
+static Block *block_find(Addr a)
+{
+   UWord i = bslot(a);
+   while (btab[i].addr != 0) {
+      if (btab[i].addr == a)
+         return &btab[i];
+      i = (i + 1) & bmask;
+   }
+   return NULL;
+}
+
+static void block_table_init(UWord slots)
+{
+   btab = VG_(calloc)("hs.heap.blocks", slots, sizeof(Block));
+   bmask = slots - 1;
+}
+
+/* A new entry for A, which is not in the table. */
+static Block *block_add(Addr a)
+{
+   UWord i;
+   if ((bcount + 1) * 8 > (bmask + 1) * 5) {
+      Block *old = btab;
+      UWord n = bmask + 1, j;
+      block_table_init(2 * n);
+      for (j = 0; j < n; j++)
+         if (old[j].addr != 0) {
+            for (i = bslot(old[j].addr); btab[i].addr != 0; i = (i + 1) & bmask)
+               ;
+            btab[i] = old[j];
+         }
+      VG_(free)(old);
+   }
+   for (i = bslot(a); btab[i].addr != 0; i = (i + 1) & bmask)
+      ;
+   btab[i].addr = a;
+   bcount++;
+   return &btab[i];
+}
+
+static void block_delete(Block *e)
+{
+   UWord i = e - btab, j = i, k;
+   for (;;) {
+      j = (j + 1) & bmask;
+      if (btab[j].addr == 0)
+         break;
+      /* The entry at j may move back to i unless its home slot k lies
+         cyclically in (i, j]. */
+      k = bslot(btab[j].addr);
+      if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+         continue;
+      btab[i] = btab[j];
+      i = j;
+   }
+   btab[i].addr = 0;
+   bcount--;
+}
 
 static Block *new_block(Addr p, SizeT req, SizeT slop, HS_Site *site)
 {
-   Block *b = VG_(allocEltPA)(block_pool);
-   b->key  = p;
+   Block *b = block_add(p);
    b->req  = req;
    b->slop = (UInt)slop;
    b->site = site;
    b->in_pool = False;
-   VG_(HT_add_node)(blocks, b);
    HS_(count)(site, req, HS_(clo_heap_admin) + slop, False);
    return b;
 }
 
-/* Removes the (already unlinked) block B from the counts and frees it. */
+/* Removes block B from the table and the counts. */
 static void drop_block(Block *b)
 {
-   HS_(count)(b->site, -(SSizeT)b->req,
-              -(SSizeT)(HS_(clo_heap_admin) + b->slop), True);
-   VG_(freeEltPA)(block_pool, b);
+   HS_Site *site = b->site;
+   SizeT req = b->req, slop = b->slop;
+   block_delete(b);
+   HS_(count)(site, -(SSizeT)req, -(SSizeT)(HS_(clo_heap_admin) + slop),
+              True);
 }
 
 /* A bad free, realloc or pool request: say so once per calling site. */
@@ -452,10 +522,8 @@ static void free_block(ThreadId tid, void *p, const HChar *what)
    Block *b;
    if (p == NULL)
       return;
-   b = VG_(HT_remove)(blocks, (UWord)p);
+   b = block_find((Addr)p);
    if (b == NULL || b->in_pool) {         /* a pool chunk is not ours */
-      if (b != NULL)
-         VG_(HT_add_node)(blocks, b);
       warn_bad(tid, what, (Addr)p);
       return;
    }
@@ -490,58 +558,61 @@ static void hs_delete_aligned(ThreadId tid, void *p, SizeT align)
 static void *hs_realloc(ThreadId tid, void *old, SizeT new_req)
 {
    Block *b;
-   HS_Site *site;
-   SizeT new_slop;
+   HS_Site *site, *old_site;
+   SizeT old_req, old_slop, new_slop;
    void *p;
 
    if (old == NULL)
       return hs_malloc(tid, new_req);
-   b = VG_(HT_lookup)(blocks, (UWord)old);
+   b = block_find((Addr)old);
    if (b == NULL || b->in_pool) {
       warn_bad(tid, "realloc of", (Addr)old);
       return NULL;
    }
    if ((SSizeT)new_req < 0)
       return NULL;
-   if (new_req <= b->req + b->slop) {
+   old_req = b->req;
+   old_slop = b->slop;
+   old_site = b->site;
+   if (new_req <= old_req + old_slop) {
       p = old;
-      new_slop = b->slop + b->req - new_req;
+      new_slop = old_slop + old_req - new_req;
    } else {
       p = VG_(cli_malloc)(VG_(clo_alignment), new_req);
       if (p == NULL)
          return NULL;
-      VG_(memcpy)(p, old, b->req + b->slop);
+      VG_(memcpy)(p, old, old_req + old_slop);
       VG_(cli_free)(old);
       new_slop = VG_(cli_malloc_usable_size)(p) - new_req;
    }
    /* A block ignored when first allocated stays ignored; one counted
       stays counted, at the realloc's site unless that one is ignored. */
    site = HS_(site_here)(tid, 1);
-   if (b->site->n_ips == 0 || site->n_ips == 0)
-      site = b->site;
-   VG_(HT_remove)(blocks, (UWord)old);
-   /* As Massif: a peak check if it shrinks, while the bytes are still
-      at the old site; then the old bytes move to the new site and the
-      difference is counted there. */
-   if (new_req < b->req && site->n_ips > 0 && HS_(clo_heap))
-      HS_(snap_peak_check)();
-   if (site->n_ips > 0 && HS_(clo_heap)) {
-      b->site->live -= b->req;
-      site->live += b->req;
-   }
-   HS_(count)(site, (SSizeT)new_req - (SSizeT)b->req,
-              (SSizeT)new_slop - (SSizeT)b->slop, False);
-   b->key = (Addr)p;
+   if (old_site->n_ips == 0 || site->n_ips == 0)
+      site = old_site;
+   block_delete(b);
+   b = block_add((Addr)p);
    b->req = new_req;
    b->slop = (UInt)new_slop;
    b->site = site;
-   VG_(HT_add_node)(blocks, b);
+   b->in_pool = False;
+   /* As Massif: a peak check if it shrinks, while the bytes are still
+      at the old site; then the old bytes move to the new site and the
+      difference is counted there. */
+   if (new_req < old_req && site->n_ips > 0 && HS_(clo_heap))
+      HS_(snap_peak_check)();
+   if (site->n_ips > 0 && HS_(clo_heap)) {
+      old_site->live -= old_req;
+      site->live += old_req;
+   }
+   HS_(count)(site, (SSizeT)new_req - (SSizeT)old_req,
+              (SSizeT)new_slop - (SSizeT)old_slop, False);
    return p;
 }
 
 static SizeT hs_usable_size(ThreadId tid, void *p)
 {
-   Block *b = VG_(HT_lookup)(blocks, (UWord)p);
+   Block *b = block_find((Addr)p);
    return b != NULL ? b->req + b->slop : 0;
 }
 
@@ -586,7 +657,7 @@ static void chunk_free(PoolChunk *c)
       ;
    *pp = c->pool_next;
    VG_(HT_remove)(chunks, c->key);
-   drop_block(VG_(HT_remove)(blocks, c->key));
+   drop_block(block_find(c->key));
    VG_(free)(c);
 }
 
@@ -607,24 +678,24 @@ Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
 
    switch (arg[0]) {
    case VG_USERREQ__MALLOCLIKE_BLOCK:
-      if (arg[1] != 0 && VG_(HT_lookup)(blocks, arg[1]) == NULL)
+      if (arg[1] != 0 && block_find(arg[1]) == NULL)
          new_block(arg[1], arg[2], 0, HS_(site_here)(tid, 0));
       break;
    case VG_USERREQ__FREELIKE_BLOCK:
       if (arg[1] == 0)
          break;
-      b = VG_(HT_lookup)(blocks, arg[1]);
+      b = block_find(arg[1]);
       if (b == NULL || b->in_pool) {
          warn_bad(tid, "FREELIKE_BLOCK of", arg[1]);
          break;
       }
-      drop_block(VG_(HT_remove)(blocks, arg[1]));
+      drop_block(b);
       break;
    case VG_USERREQ__RESIZEINPLACE_BLOCK: {
       /* As Massif: freed and allocated again, here (a pool chunk stays
          one: its membership is by address). */
       Bool in_pool;
-      b = VG_(HT_remove)(blocks, arg[1]);
+      b = arg[1] != 0 ? block_find(arg[1]) : NULL;
       if (b == NULL) {
          warn_bad(tid, "RESIZEINPLACE_BLOCK of", arg[1]);
          break;
@@ -654,7 +725,7 @@ Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
       break;
    case VG_USERREQ__MEMPOOL_ALLOC:
       pool = VG_(HT_lookup)(pools, arg[1]);
-      if (pool != NULL && VG_(HT_lookup)(blocks, arg[2]) == NULL)
+      if (pool != NULL && arg[2] != 0 && block_find(arg[2]) == NULL)
          chunk_new(tid, pool, arg[2], arg[3], NULL);
       break;
    case VG_USERREQ__MEMPOOL_FREE:
@@ -674,8 +745,8 @@ Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
       if (pool == NULL)
          break;
       for (c = pool->chunks; c != NULL; c = next) {
-         Block *cb = VG_(HT_lookup)(blocks, c->key);
-         Addr s = cb->key, e = cb->key + cb->req;
+         Block *cb = block_find(c->key);
+         Addr s = cb->addr, e = cb->addr + cb->req;
          next = c->pool_next;
          if (e <= lo || s >= hi) {
             chunk_free(c);
@@ -744,11 +815,9 @@ void HS_(heap_pre_clo_init)(void)
    sites      = VG_(HT_construct)("heapsnap sites");
    sites_by_id = VG_(newXA)(VG_(malloc), "hs.heap.sites_by_id", VG_(free),
                             sizeof(HS_Site *));
-   blocks     = VG_(HT_construct)("heapsnap blocks");
+   block_table_init(1024);
    pools      = VG_(HT_construct)("heapsnap pools");
    chunks     = VG_(HT_construct)("heapsnap pool chunks");
-   block_pool = VG_(newPA)(sizeof(Block), 1000, VG_(malloc),
-                           "hs.heap.blocks", VG_(free));
 }
 
 void HS_(heap_post_clo_init)(void)
