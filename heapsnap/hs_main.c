@@ -302,8 +302,13 @@ static Bool hs_handle_client_request(ThreadId tid, UWord *arg, UWord *ret)
 
 static void hs_post_clo_init(void)
 {
-   if (!HS_(clo_heap))
-      HS_(clo_pages_as_heap) = False;   /* as Massif */
+   /* Massif drops --pages-as-heap=yes under --heap=no without a word;
+      say so. */
+   if (!HS_(clo_heap) && HS_(clo_pages_as_heap)) {
+      VG_(umsg)("heapsnap: --pages-as-heap=yes is ignored with --heap=no "
+                "(pages are counted as heap)\n");
+      HS_(clo_pages_as_heap) = False;
+   }
    HS_(heap_post_clo_init)();
    HS_(stacks_post_clo_init)();
    HS_(pages_post_clo_init)();
