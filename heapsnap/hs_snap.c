@@ -210,27 +210,6 @@ void HS_(snap_at_exit)(void)
       ...                                then the tree of a detailed one
 */
 
-/* Frame text as Valgrind's describe_IP, one inlined frame at a time. */
-static const HChar *describe_frame(void *ctx, pw_addr ip, unsigned k,
-                                   int *more)
-{
-   static InlIPCursor *cursor;
-   DiEpoch ep = VG_(current_DiEpoch)();
-   const HChar *text;
-   if (k == 0) {
-      if (cursor != NULL)
-         VG_(delete_IIPC)(cursor);
-      cursor = VG_(new_IIPC)(ep, ip);
-   }
-   text = VG_(describe_IP)(ep, ip, cursor);
-   *more = VG_(next_IIPC)(cursor);
-   if (!*more) {
-      VG_(delete_IIPC)(cursor);
-      cursor = NULL;
-   }
-   return text;
-}
-
 static const HChar *root_label(void)
 {
    return HS_(clo_pages_as_heap)
@@ -292,7 +271,7 @@ static void write_snapshot(PW_Sink *out, UInt n, const Snapshot *s)
       k++;
    }
    pw_ms_tree(out, stacks, s->n_tree, s->heap_B, s->extra_B, s->stacks_B,
-              HS_(clo_threshold), root_label(), describe_frame, NULL);
+              HS_(clo_threshold), root_label(), pw_vg_describe_ip, NULL);
    VG_(free)(stacks);
 }
 

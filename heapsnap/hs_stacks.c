@@ -275,28 +275,6 @@ void HS_(stacks_post_clo_init)(void)
 /*--- The companion file                                   ---*/
 /*------------------------------------------------------------*/
 
-/* Frame text as Valgrind's describe_IP, one inlined frame at a time (as
-   in hs_snap.c). */
-static const HChar *describe_frame(void *ctx, pw_addr ip, unsigned k,
-                                   int *more)
-{
-   static InlIPCursor *cursor;
-   DiEpoch ep = VG_(current_DiEpoch)();
-   const HChar *text;
-   if (k == 0) {
-      if (cursor != NULL)
-         VG_(delete_IIPC)(cursor);
-      cursor = VG_(new_IIPC)(ep, ip);
-   }
-   text = VG_(describe_IP)(ep, ip, cursor);
-   *more = VG_(next_IIPC)(cursor);
-   if (!*more) {
-      VG_(delete_IIPC)(cursor);
-      cursor = NULL;
-   }
-   return text;
-}
-
 /* The file, in Massif's format:
 
       desc: --stacks=yes ... (stack high-water marks, one per thread)
@@ -374,7 +352,7 @@ void HS_(stacks_write_peaks)(const HChar *main_path)
       pw_ms_snapshot(out, i, t->mark_time, t->mark, 0, 0,
                      i == deepest ? "peak" : "detailed");
       pw_ms_tree(out, &stack, 1, t->mark, 0, 0, HS_(clo_threshold), label,
-                 describe_frame, NULL);
+                 pw_vg_describe_ip, NULL);
    }
    VG_(deleteXA)(all);
    if (pw_file_commit(f) == 0 && VG_(clo_verbosity) > 0)

@@ -240,5 +240,8 @@ PW_File *pw_vg_open_output(const char *tmpl, const char *tool,
                            char *path, size_t size);
 /* The client's command line, "prog arg1 arg2", truncated to SIZE. */
 void pw_vg_client_cmd(char *buf, size_t size);
+/* The PW_DescribeFn of Valgrind's own trees: describe_IP's text, one
+   inlined frame at a time.  CTX is unused. */
+const char *pw_vg_describe_ip(void *ctx, pw_addr ip, unsigned k, int *more);
 
 #endif /* PROFWRITER_H */

@@ -1,6 +1,7 @@
 /* pw_vg.c: what the tools need of the writer that only makes sense
    inside Valgrind: naming the output file from its template at write
-   time, and the client's command line for the files' "cmd:" lines.
+   time, the client's command line for the files' "cmd:" lines, and the
+   text of a code address in Massif's trees.
 
    Copyright (C) 2026 The heapsnap/callprof developers.
    SPDX-License-Identifier: GPL-2.0-or-later
@@ -14,6 +15,7 @@
 #ifndef PW_HOST
 
 #include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_xarray.h"
 
 static const char *vg_getenv(const char *name)
@@ -43,6 +45,27 @@ void pw_vg_client_cmd(char *buf, size_t size)
    for (i = 0; i < VG_(sizeXA)(args) && used < size; i++)
       used += VG_(snprintf)(buf + used, size - used, " %s",
                             *(HChar **)VG_(indexXA)(args, i));
+}
+
+/* Frame text as Valgrind's describe_IP ("0x4005BD: main (prog.c:10)"),
+   one inlined frame at a time: a PW_DescribeFn for pw_ms_tree. */
+const char *pw_vg_describe_ip(void *ctx, pw_addr ip, unsigned k, int *more)
+{
+   static InlIPCursor *cursor;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar *text;
+   if (k == 0) {
+      if (cursor != NULL)
+         VG_(delete_IIPC)(cursor);
+      cursor = VG_(new_IIPC)(ep, ip);
+   }
+   text = VG_(describe_IP)(ep, ip, cursor);
+   *more = VG_(next_IIPC)(cursor);
+   if (!*more) {
+      VG_(delete_IIPC)(cursor);
+      cursor = NULL;
+   }
+   return text;
 }
 
 #endif /* !PW_HOST */
