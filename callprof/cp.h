@@ -12,7 +12,9 @@
      cp_calls.c  the shadow call stack of each thread: Callgrind's
                  call/return/jump decisions, arcs with their call counts
                  and inclusive costs, threads and signal handlers;
-     cp_dump.c   writing the profile in Callgrind's format.
+     cp_dump.c   writing the profile in Callgrind's format: dumps
+                 (at exit, on client requests, --dump-before/after,
+                 --dump-every-bb), zeroing, and folded stacks.
 
    The model is Callgrind's (callgrind/bbcc.c, setup_bbcc), moved from
    the start of every block to the few exits where it can matter:
@@ -32,6 +34,15 @@
        calls (into another object or section, or to a function's first
        instruction) call CP_(transition) on the exit itself, with the
        target and the stack pointer.
+
+   Collection off (--collect-atstart=no, --toggle-collect, the client
+   request TOGGLE_COLLECT) and --separate-threads=yes keep this hot path:
+   the instrumentation compares CP_(hot_ctx), not CP_(cur_ctx), with the
+   block's function.  CP_(set_ctx) keeps the two equal while the running
+   thread collects into the shared counters, and points CP_(hot_ctx) at a
+   mark no function has otherwise, so that every block asks
+   CP_(foreign_count) for its counters: a scratch array when collection
+   is off, the thread's own counters when threads are kept apart.
 
    Every name shared between these files is CP_(name), which expands to
    vgCallprof_name (all tool objects are linked with the core). */
@@ -55,6 +66,33 @@ extern Bool CP_(clo_dump_line);
 extern Bool CP_(clo_compress_strings);
 extern Bool CP_(clo_compress_pos);
 extern Bool CP_(clo_skip_plt);
+extern Bool CP_(clo_collect_jumps);
+extern Bool CP_(clo_collect_atstart);
+extern Bool CP_(clo_instr_atstart);
+extern Bool CP_(clo_separate_threads);
+extern Bool CP_(clo_collect_bus);
+extern Int  CP_(clo_collect_systime);   /* CP_SYS_* */
+extern ULong CP_(clo_dump_every_bb);    /* 0: never */
+extern const HChar *CP_(clo_folded_out_file); /* NULL: none */
+
+enum { CP_SYS_NO, CP_SYS_MSEC, CP_SYS_USEC, CP_SYS_NSEC };
+
+/* Function patterns of --fn-skip, --dump-before ... (Callgrind's: '*'
+   any string, '?' any character, matched against the whole name). */
+enum { CP_PAT_SKIP, CP_PAT_DUMP_BEFORE, CP_PAT_DUMP_AFTER,
+       CP_PAT_ZERO_BEFORE, CP_PAT_TOGGLE, CP_N_PAT };
+Bool CP_(fn_matches)(Int kind, const HChar *name);
+
+/*------------------------------------------------------------*/
+/*--- Events                                               ---*/
+/*------------------------------------------------------------*/
+
+/* Ir always first; then, by option and in Callgrind's order, Ge
+   (--collect-bus) and sysCount sysTime [sysCpuTime] (--collect-systime).
+   CP_(ev_ge), CP_(ev_sys) are their indices, -1 when off. */
+#define CP_MAX_EV 5
+extern Int CP_(n_ev), CP_(ev_ge), CP_(ev_sys);
+extern const HChar *CP_(ev_name)[CP_MAX_EV];
 
 /*------------------------------------------------------------*/
 /*--- Functions and blocks (cp_bb.c)                       ---*/
@@ -69,6 +107,8 @@ typedef struct CP_Fn {
    const HChar  *obj, *file, *name;
    Bool          skip;       /* PLT code with --skip-plt=yes */
    Bool          pop_on_jump;/* _dl_runtime_resolve*: its jump ends it */
+   Bool          dump_before, dump_after, zero_before, toggle;
+   UInt          active;     /* open calls (all threads) */
    struct CP_Arc *arcs;      /* calls made in this context */
    UInt          n;          /* creation order */
 } CP_Fn;
@@ -95,9 +135,23 @@ CP_Fn **CP_(all_fns)(UInt *n);
 typedef struct CP_Foreign {
    struct CP_Foreign *next;
    CP_Fn             *ctx;
+   UInt               tid;    /* 1 unless --separate-threads=yes */
    Addr               site;   /* 0: at the block's own instructions */
    ULong             *count;  /* n_runs */
 } CP_Foreign;
+
+/* A direct jump inside an object (--collect-jumps): a side exit, whose
+   executions are the count of the run it ends and whose jumps taken
+   have a counter of their own after the run counters (slot n_runs + its
+   index), or the final exit, reached as often as the last run less the
+   side exits taken after its last instruction. */
+typedef struct CP_JumpExit {
+   Addr   instr, target;
+   UShort run;
+   Bool   cond;               /* a side exit (jcnd=), else jump= */
+   Int    exit_no;            /* cond: which Ist_Exit of the block */
+   Int    minus;              /* final: a side exit taken first, or -1 */
+} CP_JumpExit;
 
 typedef struct CP_Block {
    struct CP_Block *next;     /* VgHashNode */
@@ -105,11 +159,15 @@ typedef struct CP_Block {
    struct CP_Block *all_next; /* every block ever made */
    CP_Loc          *loc;      /* the block's start */
    UInt             n_instrs, n_runs;
+   UInt             n_slots;  /* counters: runs, then jumps taken */
    Addr            *instr_addr;
    UShort          *run_of;   /* instruction -> run */
    UShort          *run_len;  /* run -> instructions */
    ULong           *count;    /* run -> executions in its own function */
    CP_Foreign      *foreign;
+   UChar           *bus;      /* instruction -> atomic ops; NULL: none */
+   CP_JumpExit     *jumps;
+   UInt             n_jumps;
 } CP_Block;
 
 /* Every block made so far (the dump walks them). */
@@ -121,6 +179,18 @@ extern ULong CP_(ir);
 /* The running thread's context (see above); NULL before its first
    block. */
 extern CP_Fn *CP_(cur_ctx);
+/* What the instrumentation compares (see the top of the file). */
+extern CP_Fn *CP_(hot_ctx);
+extern CP_Fn  CP_(off_mark);
+/* True while the running thread collects into the shared counters. */
+extern Bool   CP_(hot_ok);
+static inline void CP_(set_ctx)(CP_Fn *c)
+{
+   CP_(cur_ctx) = c;
+   CP_(hot_ctx) = CP_(hot_ok) ? c : &CP_(off_mark);
+}
+/* False after --instr-atstart=no or STOP_INSTRUMENTATION. */
+extern Bool CP_(instrumenting);
 
 /* The block and counters of the last block that ended in a system call
    (set by the instrumentation; read in the syscall wrapper). */
@@ -145,8 +215,9 @@ typedef struct CP_Arc {
    Addr           site;
    CP_Fn         *callee;
    Addr           target;
+   UInt           tid;        /* 1 unless --separate-threads=yes */
    ULong          count;
-   ULong          inclusive;
+   ULong          inclusive[CP_MAX_EV];
 } CP_Arc;
 
 /* An exit of a block that may change function: its kind as Callgrind
@@ -166,6 +237,9 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp);
    the counters to use. */
 VG_REGPARM(1) ULong *CP_(foreign_count)(CP_Block *b);
 
+/* --collect-bus: an atomic instruction ran (Ge). */
+VG_REGPARM(0) void CP_(bus_event)(void);
+
 /* After the options (VG_N_THREADS is known then). */
 void CP_(calls_init)(void);
 /* In skipped code: the call site it counts at (see CP_Foreign). */
@@ -184,10 +258,57 @@ void CP_(post_syscall)(ThreadId tid, UInt sysno);
    and close the calls still open, as Callgrind does when it dumps. */
 void CP_(calls_fini)(void);
 
+/* Collection of the running thread: on, off, toggled. */
+Bool CP_(collecting)(void);
+void CP_(set_collect)(Bool on);
+/* STOP/START_INSTRUMENTATION, --instr-atstart. */
+void CP_(set_instrument)(Bool on);
+/* The thread whose costs a dump writes: 1 unless threads are kept
+   apart, else the running thread. */
+UInt CP_(cost_tid)(void);
+Bool CP_(thread_exists)(ThreadId tid);
+/* Before a dump: the calls still open (of thread TID, 0: all) get the
+   inclusive cost they have so far, and count from now on. */
+void CP_(flush_open_calls)(UInt tid);
+/* A system call's costs for --collect-systime, at the call site. */
+void CP_(add_sys_cost)(CP_Fn *ctx, UInt tid, Addr instr, const ULong *ev);
+/* Folded stacks: a node of the call-path trie. */
+typedef struct CP_Path {
+   struct CP_Path *parent, *child, *sibling;
+   CP_Fn          *fn;        /* NULL: a thread's root */
+   const HChar    *label;     /* instead of fn: "[signal handler]" */
+   ULong           inclusive;
+} CP_Path;
+/* Every root (threads, signal handlers), and the inclusive Ir so far of
+   open paths (added at dump time, as with arcs). */
+CP_Path *CP_(path_roots)(void);
+
 /*------------------------------------------------------------*/
 /*--- Output (cp_dump.c)                                   ---*/
 /*------------------------------------------------------------*/
 
-void CP_(write_profile)(void);
+/* Write the costs since the last dump and zero them.  TRIGGER NULL at
+   exit (file named by --callprof-out-file; else .N appended, N = 1, 2
+   ...).  With --separate-threads=yes, ONLY_CURRENT writes the running
+   thread's file only. */
+void CP_(dump)(const HChar *trigger, Bool only_current);
+/* Zero the costs (of the running thread when threads are kept apart). */
+void CP_(zero)(void);
+/* The client requests of include/callprof.h (= callgrind.h's). */
+Bool CP_(client_request)(ThreadId tid, UWord *args, UWord *ret);
+/* --dump-every-bb: checked, as by Callgrind, when a thread is given
+   the CPU, with the core's count of blocks run. */
+void CP_(bb_dump_check)(ULong blocks_done);
+/* Self costs kept apart from the block counters (system calls):
+   iterate with CP_(sys_costs). */
+typedef struct CP_SysCost {
+   struct CP_SysCost *next;   /* VgHashNode */
+   UWord              key;
+   CP_Fn             *ctx;
+   UInt               tid;
+   Addr               instr;
+   ULong              ev[CP_MAX_EV];
+} CP_SysCost;
+CP_SysCost **CP_(sys_costs)(UInt *n);
 
 #endif /* CP_H */

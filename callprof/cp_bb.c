@@ -11,7 +11,7 @@
 
    What a block executes:
 
-      base = CP_(cur_ctx) == <block's function> ? <block's counters>
+      base = CP_(hot_ctx) == <block's function> ? <block's counters>
                                                 : CP_(foreign_count)(b)
       per run r:           base[r]++ ; CP_(ir) += <run length>
       per exit that may change function (a call, a return, an indirect
@@ -23,7 +23,13 @@
    helper runs only in the rare foreign contexts.  The run lines are
    inline (no call).  The transitions are where Callgrind's per-block
    helper does its real work; everything else it does per block is left
-   out. */
+   out.
+
+   Options add to this only when given: --collect-bus calls a helper at
+   each atomic instruction.  --collect-jumps costs
+   nothing here: the counts of direct jumps follow from the run counters
+   (CP_JumpExit).  With --instr-atstart=no, or after STOP_INSTRUMENTATION,
+   blocks are left as they are. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -40,6 +46,10 @@
 CP_Block *CP_(all_blocks);
 ULong     CP_(ir);
 CP_Fn    *CP_(cur_ctx);
+CP_Fn    *CP_(hot_ctx);
+CP_Fn     CP_(off_mark);
+Bool      CP_(hot_ok) = True;
+Bool      CP_(instrumenting) = True;
 CP_Block *CP_(sys_block);
 ULong    *CP_(sys_count);
 
@@ -73,6 +83,11 @@ static CP_Fn *fn_get(const HChar *obj, const HChar *file, const HChar *name)
    f->name = VG_(strdup)("cp.bb.fn_get.4", name);
    f->n = n_fns++;
    f->pop_on_jump = VG_(strncmp)(name, "_dl_runtime_resolve", 19) == 0;
+   f->skip = CP_(fn_matches)(CP_PAT_SKIP, name);
+   f->dump_before = CP_(fn_matches)(CP_PAT_DUMP_BEFORE, name);
+   f->dump_after = CP_(fn_matches)(CP_PAT_DUMP_AFTER, name);
+   f->zero_before = CP_(fn_matches)(CP_PAT_ZERO_BEFORE, name);
+   f->toggle = CP_(fn_matches)(CP_PAT_TOGGLE, name);
    VG_(HT_add_node)(fns, f);
    return f;
 }
@@ -166,18 +181,46 @@ static CP_Block *find_block(Addr addr, const IRSB *in)
    return NULL;
 }
 
+static Bool jump_is_call(const CP_Block *b, Addr target);
+
+/* --collect-jumps: remember the exit ending run R if it is a direct
+   jump inside the object that Callgrind does not take as a call. */
+static void add_jump(CP_Block *b, IRJumpKind jk, const IRExpr *dst,
+                     Addr instr, UInt r, Bool cond, Int exit_no, Int minus)
+{
+   Addr target;
+   CP_JumpExit *j;
+   if (b->jumps == NULL || jk != Ijk_Boring || dst->tag != Iex_Const)
+      return;
+   target = (Addr)dst->Iex.Const.con->Ico.U64;
+   if (jump_is_call(b, target))
+      return;
+   j = &b->jumps[b->n_jumps++];
+   j->instr = instr;
+   j->target = target;
+   j->run = r;
+   j->cond = cond;
+   j->exit_no = exit_no;
+   j->minus = minus;
+}
+
 static CP_Block *new_block(Addr addr, const IRSB *in)
 {
    CP_Block *b = VG_(calloc)("cp.bb.new_block.1", 1, sizeof *b);
-   UInt n = 0, runs = 1, r = 0, i = 0;
-   Bool run_open = False;
+   UInt n = 0, runs = 1, r = 0, i = 0, n_exits = 1;
+   Int exit_no = 0, last_side = -2;
+   Bool run_open = False, has_bus = False;
    Int s;
 
    for (s = 0; s < in->stmts_used; s++) {
       if (in->stmts[s]->tag == Ist_IMark)
          n++;
       else if (in->stmts[s]->tag == Ist_Exit)
-         runs++;
+         runs++, n_exits++;
+      else if (in->stmts[s]->tag == Ist_CAS ||
+               (in->stmts[s]->tag == Ist_LLSC &&
+                in->stmts[s]->Ist.LLSC.storedata != NULL))
+         has_bus = True;
    }
    b->key = addr;
    b->loc = CP_(loc_of)(addr);
@@ -185,7 +228,12 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    b->instr_addr = VG_(malloc)("cp.bb.new_block.2", (n ? n : 1) * sizeof(Addr));
    b->run_of = VG_(malloc)("cp.bb.new_block.3", (n ? n : 1) * sizeof(UShort));
    b->run_len = VG_(calloc)("cp.bb.new_block.4", runs, sizeof(UShort));
-   b->count = VG_(calloc)("cp.bb.new_block.5", runs, sizeof(ULong));
+   b->count = VG_(calloc)("cp.bb.new_block.5", runs + n_exits,
+                          sizeof(ULong));
+   if (has_bus && CP_(clo_collect_bus))
+      b->bus = VG_(calloc)("cp.bb.new_block.6", n, 1);
+   if (CP_(clo_collect_jumps))
+      b->jumps = VG_(malloc)("cp.bb.new_block.7", n_exits * sizeof(CP_JumpExit));
 
    /* Number the runs as the instrumentation does. */
    for (s = 0; s < in->stmts_used; s++) {
@@ -196,11 +244,29 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
          b->run_len[r]++;
          b->run_of[i++] = r;
       } else if (st->tag == Ist_Exit && run_open) {
+         UInt before = b->n_jumps;
+         add_jump(b, st->Ist.Exit.jk, IRExpr_Const(st->Ist.Exit.dst),
+                  b->instr_addr[i - 1], r, True, exit_no, -1);
+         last_side = b->n_jumps > before ? (Int)before : -2;
+         exit_no++;
          r++;
          run_open = False;
-      }
+      } else if (st->tag == Ist_Exit) {
+         b->n_jumps = 0;      /* exits back to back: counts unknown */
+         last_side = -2;
+         exit_no++;
+      } else if ((st->tag == Ist_CAS ||
+                  (st->tag == Ist_LLSC && st->Ist.LLSC.storedata)) && b->bus)
+         b->bus[i - 1]++;
    }
    b->n_runs = run_open || r == 0 ? r + 1 : r;
+   if (run_open && n > 0)
+      add_jump(b, in->jumpkind, in->next, b->instr_addr[n - 1], r, False,
+               -1, -1);
+   else if (n > 0 && r > 0 && last_side >= 0)
+      add_jump(b, in->jumpkind, in->next, b->instr_addr[n - 1], r - 1,
+               False, -1, last_side);
+   b->n_slots = b->n_runs + b->n_jumps;
 
    VG_(HT_add_node)(blocks_by_addr, b);
    b->all_next = CP_(all_blocks);
@@ -208,28 +274,40 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    return b;
 }
 
+/* Where blocks count while collection is off: never read.  A block has
+   at most one run per instruction, and VEX makes blocks of at most a few
+   hundred instructions. */
+static ULong discard[4096];
+
 VG_REGPARM(1) ULong *CP_(foreign_count)(CP_Block *b)
 {
    CP_Fn *ctx = CP_(first_block_ctx)();
    CP_Foreign *f;
+   UInt tid;
    Addr site;
 
-   if (ctx == b->loc->fn)
-      return b->count;
    if (ctx == NULL) {
       /* A thread's (or a signal handler's) first block: Callgrind makes
          its function the context. */
-      CP_(cur_ctx) = b->loc->fn;
-      return b->count;
+      CP_(set_ctx)(b->loc->fn);
+      ctx = b->loc->fn;
    }
-   site = b->loc->fn->skip ? CP_(skipped_site)() : 0;
+   if (!CP_(collecting)()) {
+      tl_assert(b->n_slots <= sizeof discard / sizeof discard[0]);
+      return discard;
+   }
+   tid = CP_(cost_tid)();
+   if (ctx == b->loc->fn && tid == 1)
+      return b->count;
+   site = b->loc->fn->skip && ctx != b->loc->fn ? CP_(skipped_site)() : 0;
    for (f = b->foreign; f; f = f->next)
-      if (f->ctx == ctx && f->site == site)
+      if (f->ctx == ctx && f->site == site && f->tid == tid)
          return f->count;
    f = VG_(malloc)("cp.bb.foreign.1", sizeof *f);
    f->ctx = ctx;
+   f->tid = tid;
    f->site = site;
-   f->count = VG_(calloc)("cp.bb.foreign.2", b->n_runs, sizeof(ULong));
+   f->count = VG_(calloc)("cp.bb.foreign.2", b->n_slots, sizeof(ULong));
    f->next = b->foreign;
    b->foreign = f;
    return f->count;
@@ -258,12 +336,12 @@ static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
    return IRExpr_RdTmp(t);
 }
 
-/* base = CP_(cur_ctx) == fn ? b->count : CP_(foreign_count)(b) */
+/* base = CP_(hot_ctx) == fn ? b->count : CP_(foreign_count)(b) */
 static IRTemp add_base(IRSB *out, CP_Block *b)
 {
    IRExpr *ctx = tmp_of(out, Ity_I64,
                         IRExpr_Load(Iend_LE, Ity_I64,
-                                    mkIRExpr_HWord((HWord)&CP_(cur_ctx))));
+                                    mkIRExpr_HWord((HWord)&CP_(hot_ctx))));
    IRExpr *other = tmp_of(out, Ity_I1,
                           IRExpr_Binop(Iop_CmpNE64, ctx,
                                        mkIRExpr_HWord((HWord)b->loc->fn)));
@@ -336,7 +414,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    UInt r = 0;
    Addr instr = 0, next_instr = 0;
    CP_Kind kind;
-   Int s;
+   Int s, exit_no = 0;
 
    if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
       VG_(tool_panic)("callprof: 64-bit platforms only");
@@ -344,12 +422,24 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
       addStmtToIRSB(out, in->stmts[s]);
    if (s == in->stmts_used)
       return out;
+   if (!CP_(instrumenting)) {
+      for (; s < in->stmts_used; s++)
+         addStmtToIRSB(out, in->stmts[s]);
+      return out;
+   }
    b = find_block(closure->nraddr, in);
    if (b == NULL)
       b = new_block(closure->nraddr, in);
 
    for (; s < in->stmts_used; s++) {
       IRStmt *st = in->stmts[s];
+      if (b->bus && (st->tag == Ist_CAS ||
+                     (st->tag == Ist_LLSC && st->Ist.LLSC.storedata))) {
+         IRDirty *d = unsafeIRDirty_0_N(0, "cp_bus_event",
+                              VG_(fnptr_to_fnentry)(&CP_(bus_event)),
+                              mkIRExprVec_0());
+         addStmtToIRSB(out, IRStmt_Dirty(d));
+      }
       if (st->tag == Ist_IMark) {
          instr = (Addr)st->Ist.IMark.addr;
          next_instr = instr + st->Ist.IMark.len;
@@ -366,6 +456,22 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
          }
       } else if (st->tag == Ist_Exit) {
          IRExpr *dst = IRExpr_Const(st->Ist.Exit.dst);
+         UInt j;
+         for (j = 0; j < b->n_jumps && base != IRTemp_INVALID; j++)
+            if (b->jumps[j].cond && b->jumps[j].exit_no == exit_no) {
+               IRExpr *addr = tmp_of(out, Ity_I64,
+                  IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
+                     IRExpr_Const(IRConst_U64(8 * (b->n_runs + j)))));
+               IRExpr *one = tmp_of(out, Ity_I64,
+                  IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard));
+               IRTemp old = newIRTemp(out->tyenv, Ity_I64);
+               addStmtToIRSB(out, IRStmt_WrTmp(old,
+                  IRExpr_Load(Iend_LE, Ity_I64, addr)));
+               addStmtToIRSB(out, IRStmt_Store(Iend_LE, addr,
+                  tmp_of(out, Ity_I64,
+                         IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), one))));
+            }
+         exit_no++;
          if (wants_transition(b, st->Ist.Exit.jk, dst, &kind))
             add_transition(out, layout, b, kind, instr, next_instr, dst,
                            st->Ist.Exit.guard);

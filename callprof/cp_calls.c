@@ -41,16 +41,31 @@
    Callgrind credits a block's instructions when the thread runs its next
    block; a thread's last block (its exit system call, a handler's
    sigreturn) is therefore never counted.  We count at run start, so we
-   take those blocks back out (uncount_sys). */
+   take those blocks back out (uncount_sys).
+
+   Events other than Ir (Ge, sysCount, sysTime, sysCpuTime) are counted
+   per thread by helpers (Thread.ev), and inclusive costs of arcs take
+   them as they take Ir.  While a thread does not collect, its
+   instruction count stands still (the skew grows by what it runs), so
+   its open calls gain nothing.
+
+   With --folded-out-file, each thread also walks a trie of call paths
+   (CP_Path, keyed by parent path and callee): a frame pushed enters the
+   child path, and the path gets the frame's inclusive Ir when it is
+   popped (or flushed by a dump), so a path's self Ir is its inclusive
+   Ir less its children's. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_options.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_transtab.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
@@ -69,9 +84,10 @@ typedef struct {
 
 typedef struct {
    CP_Arc *arc;        /* NULL: a skipped function */
+   CP_Path *path;      /* NULL unless --folded-out-file */
    Site    site;
    Addr    sp;
-   ULong   enter_ir;
+   ULong   enter[CP_MAX_EV];  /* the thread's costs at the call */
    CP_Fn  *saved_ctx;
    Site    nonskipped;
 } Frame;
@@ -85,6 +101,8 @@ typedef struct {
    CP_Block *sys_block;
    ULong    *sys_count;
    UInt      sys_no;
+   CP_Path  *path;
+   ULong     path_enter;
 } SigSave;
 
 #define MAX_SIG_DEPTH 64
@@ -103,9 +121,16 @@ typedef struct {
    UInt      sys_no;
    SigSave   sig[MAX_SIG_DEPTH];
    UInt      n_sig;
+   Bool      collect;      /* --collect-atstart, toggled */
+   ULong     off_ir;       /* thread_ir() when collection stopped */
+   ULong     ev[CP_MAX_EV];/* events but Ir, while collecting */
+   CP_Path  *path, *root;  /* --folded-out-file */
+   ULong     root_enter;   /* thread_ir() at the last flush of root */
+   struct vki_timespec sys_start, sys_cpu_start;
 } Thread;
 
 static Thread *threads;    /* VG_N_THREADS, indexed by ThreadId */
+static CP_Fn   sig_mark;   /* the path of a signal handler */
 static Thread *running;
 /* CP_(cur_ctx) of a reborn thread before its first block. */
 static CP_Fn   reborn_mark;
@@ -125,12 +150,13 @@ static VgHashTable *arcs;
 
 static CP_Arc *arc_get(CP_Fn *caller, Addr site, CP_Fn *callee, Addr target)
 {
-   UWord key = ((UWord)caller * 31 + site) * 31 + (UWord)callee;
+   UInt tid = CP_(cost_tid)();
+   UWord key = (((UWord)caller * 31 + site) * 31 + (UWord)callee) * 31 + tid;
    ArcNode *n;
 
    for (n = VG_(HT_lookup)(arcs, key); n; n = n->next)
       if (n->key == key && n->caller == caller && n->arc.site == site &&
-          n->arc.callee == callee)
+          n->arc.callee == callee && n->arc.tid == tid)
          return &n->arc;
    n = VG_(calloc)("cp.calls.arc_get.1", 1, sizeof *n);
    n->key = key;
@@ -138,10 +164,55 @@ static CP_Arc *arc_get(CP_Fn *caller, Addr site, CP_Fn *callee, Addr target)
    n->arc.site = site;
    n->arc.callee = callee;
    n->arc.target = target;
+   n->arc.tid = tid;
    n->arc.next = caller->arcs;
    caller->arcs = &n->arc;
    VG_(HT_add_node)(arcs, n);
    return &n->arc;
+}
+
+/*------------------------------------------------------------*/
+/*--- Call paths (--folded-out-file)                       ---*/
+/*------------------------------------------------------------*/
+
+typedef struct PathNode {
+   struct PathNode *next;  /* VgHashNode */
+   UWord            key;
+   CP_Path          path;
+} PathNode;
+
+static VgHashTable *paths;
+static CP_Path     *roots;   /* linked by sibling */
+
+/* The child of PARENT (NULL: a new root) for FN or LABEL. */
+static CP_Path *path_get(CP_Path *parent, CP_Fn *fn, const HChar *label)
+{
+   UWord key = (UWord)parent * 31 + (UWord)fn;
+   PathNode *n;
+
+   if (parent)
+      for (n = VG_(HT_lookup)(paths, key); n; n = n->next)
+         if (n->key == key && n->path.parent == parent && n->path.fn == fn)
+            return &n->path;
+   n = VG_(calloc)("cp.calls.path_get.1", 1, sizeof *n);
+   n->key = key;
+   n->path.parent = parent;
+   n->path.fn = fn;
+   n->path.label = label;
+   if (parent) {
+      n->path.sibling = parent->child;
+      parent->child = &n->path;
+      VG_(HT_add_node)(paths, n);
+   } else {
+      n->path.sibling = roots;
+      roots = &n->path;
+   }
+   return &n->path;
+}
+
+CP_Path *CP_(path_roots)(void)
+{
+   return roots;
 }
 
 /*------------------------------------------------------------*/
@@ -156,6 +227,10 @@ static Thread *thread_get(ThreadId tid)
       t->size = 64;
       t->stack = VG_(malloc)("cp.calls.thread.1", t->size * sizeof(Frame));
       t->skew = t->stopped = CP_(ir);
+      t->collect = CP_(clo_collect_atstart);
+      t->off_ir = 0;
+      if (paths)
+         t->path = t->root = path_get(NULL, NULL, NULL);
    }
    return t;
 }
@@ -163,10 +238,35 @@ static Thread *thread_get(ThreadId tid)
 static Thread *current(void);
 static Int     unwind(Thread *t, Addr sp, Int minpops);
 
-/* The thread's instructions so far (as Callgrind's per-thread cost). */
-static ULong thread_ir(const Thread *t)
+/* The thread's instructions so far, counting or not. */
+static ULong raw_ir(const Thread *t)
 {
    return (t == running ? CP_(ir) : t->stopped) - t->skew;
+}
+
+/* The thread's instructions so far (as Callgrind's per-thread cost):
+   standing still while it does not collect. */
+static ULong thread_ir(const Thread *t)
+{
+   return t->collect ? raw_ir(t) : t->off_ir;
+}
+
+/* The thread's costs so far, all events. */
+static void thread_cost(const Thread *t, ULong *ev)
+{
+   Int k;
+   ev[0] = thread_ir(t);
+   for (k = 1; k < CP_(n_ev); k++)
+      ev[k] = t->ev[k];
+}
+
+/* Whether blocks of the running thread T may use the shared counters
+   without asking (see cp.h). */
+static void update_hot(Thread *t)
+{
+   CP_(hot_ok) = t->collect &&
+                 (!CP_(clo_separate_threads) || t - threads == 1);
+   CP_(set_ctx)(CP_(cur_ctx));
 }
 
 void CP_(thread_start)(ThreadId tid)
@@ -177,8 +277,9 @@ void CP_(thread_start)(ThreadId tid)
    if (running)
       CP_(thread_stop)(running - threads);
    t->skew += CP_(ir) - t->stopped;
-   CP_(cur_ctx) = t->reborn ? &reborn_mark : t->ctx;
    running = t;
+   CP_(cur_ctx) = t->reborn ? &reborn_mark : t->ctx;
+   update_hot(t);
 }
 
 /* Callgrind keeps a thread's state when the thread dies, and a new
@@ -200,7 +301,7 @@ CP_Fn *CP_(first_block_ctx)(void)
    Thread *t = current();
    if (t->reborn && CP_(cur_ctx) == &reborn_mark) {
       t->reborn = False;
-      CP_(cur_ctx) = t->ctx;
+      CP_(set_ctx)(t->ctx);
       unwind(t, VG_(get_SP)(t - threads), 0);
    }
    return CP_(cur_ctx);
@@ -228,6 +329,32 @@ static Thread *current(void)
 
 static void leave_signal(Thread *t);
 
+/* Callgrind's function_entered/function_left: at the outermost call of
+   a function, the --dump-before, --zero-before, --toggle-collect and
+   --dump-after actions. */
+static void entered(CP_Fn *fn)
+{
+   if (fn->dump_before) {
+      HChar trigger[VG_(strlen)(fn->name) + 20];
+      VG_(sprintf)(trigger, "--dump-before=%s", fn->name);
+      CP_(dump)(trigger, True);
+   } else if (fn->zero_before)
+      CP_(zero)();
+   if (fn->toggle)
+      CP_(set_collect)(!CP_(collecting)());
+}
+
+static void left(CP_Fn *fn)
+{
+   if (fn->dump_after) {
+      HChar trigger[VG_(strlen)(fn->name) + 20];
+      VG_(sprintf)(trigger, "--dump-after=%s", fn->name);
+      CP_(dump)(trigger, True);
+   }
+   if (fn->toggle)
+      CP_(set_collect)(!CP_(collecting)());
+}
+
 static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
                  Bool skip)
 {
@@ -243,18 +370,47 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
    f = &t->stack[t->sp++];
    f->site = src;
    f->sp = sp;
-   f->enter_ir = thread_ir(t);
+   thread_cost(t, f->enter);
    f->saved_ctx = CP_(cur_ctx);
    f->nonskipped = t->nonskipped;
+   f->path = NULL;
    if (skip) {
       f->arc = NULL;
       if (!t->nonskipped.ctx)
          t->nonskipped = src;
    } else {
       f->arc = arc_get(src.ctx, src.instr, to, target);
-      f->arc->count++;
-      CP_(cur_ctx) = to;
+      if (t->collect)
+         f->arc->count++;
+      if (t->path) {
+         if (t->path == t->root && t->root->fn == NULL)
+            t->root->fn = src.ctx;
+         f->path = t->path = path_get(t->path, to, NULL);
+      }
+      CP_(set_ctx)(to);
       t->nonskipped.ctx = NULL;
+      if (to->active++ == 0 &&
+          (to->dump_before || to->zero_before || to->toggle)) {
+         Bool was = t->collect;
+         entered(to);
+         if (!was && t->collect)
+            f->arc->count++;  /* counted where it costs */
+      }
+   }
+}
+
+/* Frame F's costs since its call (or the last flush) go to its arc and
+   path. */
+static void charge(Thread *t, Frame *f)
+{
+   ULong now[CP_MAX_EV];
+   Int k;
+   thread_cost(t, now);
+   if (f->path)
+      f->path->inclusive += now[0] - f->enter[0];
+   for (k = 0; k < CP_(n_ev); k++) {
+      f->arc->inclusive[k] += now[k] - f->enter[k];
+      f->enter[k] = now[k];
    }
 }
 
@@ -267,8 +423,13 @@ static void pop(Thread *t)
    f = &t->stack[--t->sp];
    t->nonskipped = f->nonskipped;
    if (f->arc) {
-      f->arc->inclusive += thread_ir(t) - f->enter_ir;
-      CP_(cur_ctx) = f->saved_ctx;
+      CP_Fn *fn = f->arc->callee;
+      charge(t, f);
+      if (f->path)
+         t->path = f->path->parent;
+      CP_(set_ctx)(f->saved_ctx);
+      if (--fn->active == 0 && (fn->dump_after || fn->toggle))
+         left(fn);
    }
 }
 
@@ -297,9 +458,11 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
    if (CP_(cur_ctx) == NULL)
       return;
    a = arc_get(to->fn, target - 1, CP_(cur_ctx), target);
-   a->count++;
-   a->inclusive += thread_ir(t);
-   CP_(cur_ctx) = to->fn;
+   if (t->collect) {
+      a->count++;
+      a->inclusive[0] += thread_ir(t);
+   }
+   CP_(set_ctx)(to->fn);
 }
 
 /*------------------------------------------------------------*/
@@ -400,12 +563,60 @@ static void uncount_sys(Thread *t)
    t->sys_block = NULL;
 }
 
+/* --collect-systime: Callgrind's clocks (monotonic time, and the
+   thread's CPU time with nsec). */
+static ULong ts_diff(const struct vki_timespec *a, const struct vki_timespec *b)
+{
+   return (ULong)(a->tv_sec - b->tv_sec) * 1000000000ULL
+          + a->tv_nsec - b->tv_nsec;
+}
+
 void CP_(pre_syscall)(ThreadId tid, UInt sysno)
 {
    Thread *t = current();
    t->sys_block = CP_(sys_block);
    t->sys_count = CP_(sys_count);
    t->sys_no = sysno;
+   if (CP_(ev_sys) >= 0) {
+      VG_(clock_gettime)(&t->sys_start, VKI_CLOCK_MONOTONIC);
+      if (CP_(clo_collect_systime) == CP_SYS_NSEC)
+         VG_(clock_gettime)(&t->sys_cpu_start, VKI_CLOCK_THREAD_CPUTIME_ID);
+   }
+}
+
+/* The system call's count and time, at its instruction in the current
+   context. */
+static void sys_time(Thread *t)
+{
+   struct vki_timespec now;
+   ULong ev[CP_MAX_EV], ns;
+   Int k, s = CP_(ev_sys);
+   CP_Block *b = t->sys_block;
+
+   if (s < 0 || b == NULL || !t->collect || CP_(cur_ctx) == NULL)
+      return;
+   VG_(clock_gettime)(&now, VKI_CLOCK_MONOTONIC);
+   ns = ts_diff(&now, &t->sys_start);
+   for (k = 0; k < CP_MAX_EV; k++)
+      ev[k] = 0;
+   ev[s] = 1;
+   ev[s + 1] = CP_(clo_collect_systime) == CP_SYS_MSEC ? ns / 1000000 :
+               CP_(clo_collect_systime) == CP_SYS_USEC ? ns / 1000 : ns;
+   if (CP_(clo_collect_systime) == CP_SYS_NSEC) {
+      VG_(clock_gettime)(&now, VKI_CLOCK_THREAD_CPUTIME_ID);
+      ev[s + 2] = ts_diff(&now, &t->sys_cpu_start);
+   }
+   for (k = s; k < CP_(n_ev); k++)
+      t->ev[k] += ev[k];
+   CP_(add_sys_cost)(CP_(cur_ctx), CP_(cost_tid)(),
+                     b->instr_addr[b->n_instrs - 1], ev);
+}
+
+VG_REGPARM(0) void CP_(bus_event)(void)
+{
+   Thread *t = current();
+   if (t->collect)
+      t->ev[CP_(ev_ge)]++;
 }
 
 /* exit and exit_group do not come back, though the core calls this
@@ -413,6 +624,8 @@ void CP_(pre_syscall)(ThreadId tid, UInt sysno)
 void CP_(post_syscall)(ThreadId tid, UInt sysno)
 {
    Thread *t = current();
+   if (t->sys_no == sysno)
+      sys_time(t);
    if (t->sys_no == sysno && sysno != __NR_exit && sysno != __NR_exit_group)
       t->sys_block = NULL;
 }
@@ -433,12 +646,16 @@ void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
    s->sys_block = t->sys_block;
    s->sys_count = t->sys_count;
    s->sys_no = t->sys_no;
+   s->path = t->path;
 
    t->bottom = t->sp;
    t->skew = CP_(ir);
    t->nonskipped.ctx = NULL;
    t->sys_block = NULL;
-   CP_(cur_ctx) = NULL;      /* the handler's first block sets it */
+   if (t->path)
+      t->path = path_get(t->root, &sig_mark, "[signal handler]");
+   s->path_enter = thread_ir(t);
+   CP_(set_ctx)(NULL);       /* the handler's first block sets it */
 }
 
 /* End the innermost handler: its open calls, its last block, and back
@@ -452,10 +669,16 @@ static void leave_signal(Thread *t)
       Frame *f = &t->stack[--t->sp];
       t->nonskipped = f->nonskipped;
       if (f->arc)
-         f->arc->inclusive += thread_ir(t) - f->enter_ir;
+         charge(t, f);
+   }
+   if (t->path) {
+      /* the handler's root: its instructions, outside the thread's */
+      CP_Path *p = path_get(t->root, &sig_mark, "[signal handler]");
+      p->inclusive += thread_ir(t) - s->path_enter;
+      t->path = s->path;
    }
    t->n_sig--;
-   CP_(cur_ctx) = s->ctx;
+   CP_(set_ctx)(s->ctx);
    t->nonskipped = s->nonskipped;
    t->bottom = s->bottom;
    t->skew = s->skew + (CP_(ir) - s->ir_at);
@@ -475,6 +698,85 @@ Addr CP_(skipped_site)(void)
 {
    Thread *t = current();
    return t->nonskipped.ctx ? t->nonskipped.instr : 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Collection, instrumentation, dumps                   ---*/
+/*------------------------------------------------------------*/
+
+Bool CP_(collecting)(void)
+{
+   return current()->collect;
+}
+
+void CP_(set_collect)(Bool on)
+{
+   Thread *t = current();
+   if (t->collect == on)
+      return;
+   if (on)
+      t->skew += raw_ir(t) - t->off_ir;
+   else
+      t->off_ir = raw_ir(t);
+   t->collect = on;
+   update_hot(t);
+}
+
+UInt CP_(cost_tid)(void)
+{
+   return CP_(clo_separate_threads) && running ? running - threads : 1;
+}
+
+Bool CP_(thread_exists)(ThreadId tid)
+{
+   return tid > 0 && tid < VG_N_THREADS && threads[tid].exists;
+}
+
+void CP_(flush_open_calls)(UInt tid)
+{
+   ThreadId i;
+   UInt k;
+   for (i = 1; i < VG_N_THREADS; i++) {
+      Thread *t = &threads[i];
+      if (!t->exists || (tid != 0 && tid != i))
+         continue;
+      for (k = 0; k < t->sp; k++)
+         if (t->stack[k].arc)
+            charge(t, &t->stack[k]);
+      if (t->root && t->n_sig == 0) {
+         t->root->inclusive += thread_ir(t) - t->root_enter;
+         t->root_enter = thread_ir(t);
+      }
+   }
+}
+
+/* Callgrind's set_instrument_state: translations are redone, and the
+   call stacks start afresh (their open calls are closed). */
+void CP_(set_instrument)(Bool on)
+{
+   ThreadId tid;
+   Thread *was = running;
+   if (CP_(instrumenting) == on)
+      return;
+   CP_(instrumenting) = on;
+   VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "callprof");
+   for (tid = 1; tid < VG_N_THREADS; tid++) {
+      Thread *t = &threads[tid];
+      if (!t->exists)
+         continue;
+      CP_(thread_start)(tid);
+      while (t->n_sig > 0)
+         leave_signal(t);
+      while (t->sp > 0)
+         pop(t);
+      t->sys_block = NULL;
+      CP_(set_ctx)(NULL);
+      CP_(thread_stop)(tid);
+   }
+   if (was)
+      CP_(thread_start)(was - threads);
+   if (VG_(clo_verbosity) > 1)
+      VG_(umsg)("callprof: instrumentation switched %s\n", on ? "ON" : "OFF");
 }
 
 /*------------------------------------------------------------*/
@@ -506,5 +808,7 @@ void CP_(calls_fini)(void)
 void CP_(calls_init)(void)
 {
    arcs = VG_(HT_construct)("callprof arcs");
+   if (CP_(clo_folded_out_file))
+      paths = VG_(HT_construct)("callprof paths");
    threads = VG_(calloc)("cp.calls.init.1", VG_N_THREADS, sizeof(Thread));
 }

@@ -12,6 +12,12 @@
    On the same program, its numbers are Callgrind's: the same total, the
    same self cost per function, the same calls per arc.
 
+   Options are Callgrind's, with its names, defaults and meanings (see
+   docs/callprof.md); --folded-out-file is ours.  Function patterns
+   (--fn-skip, --dump-before, ...) are Callgrind's: '*' matches any
+   string, '?' one character, against the whole function name; an
+   option may be given many times.
+
    This file holds the options and the setup: which core events callprof
    follows and what it asks of the core's translation (as Callgrind: no
    chasing of branches, no unrolling, so blocks are Callgrind's).  The
@@ -22,8 +28,10 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_xarray.h"
 
 #include "clo.h"
 #include "cp.h"
@@ -39,6 +47,84 @@ Bool         CP_(clo_dump_line)        = True;
 Bool         CP_(clo_compress_strings) = True;
 Bool         CP_(clo_compress_pos)     = True;
 Bool         CP_(clo_skip_plt)         = True;
+Bool         CP_(clo_collect_jumps)    = False;
+Bool         CP_(clo_collect_atstart)  = True;
+Bool         CP_(clo_instr_atstart)    = True;
+Bool         CP_(clo_separate_threads) = False;
+Bool         CP_(clo_collect_bus)      = False;
+Int          CP_(clo_collect_systime)  = CP_SYS_NO;
+ULong        CP_(clo_dump_every_bb)    = 0;
+const HChar *CP_(clo_folded_out_file)  = NULL;
+/* Accepted for Callgrind's command lines; not implemented (see
+   docs/callprof.md). */
+static Long  clo_separate_callers      = 0;
+static Long  clo_separate_recs         = 2;
+static Bool  clo_separate_given        = False;
+
+/* The patterns of each kind, as given. */
+static XArray *patterns[CP_N_PAT];
+
+static void add_pattern(Int kind, const HChar *pat)
+{
+   if (patterns[kind] == NULL)
+      patterns[kind] = VG_(newXA)(VG_(malloc), "cp.main.patterns.1",
+                                  VG_(free), sizeof(const HChar *));
+   VG_(addToXA)(patterns[kind], &pat);
+}
+
+/* Callgrind's wildcards: '*' any string (also empty), '?' one
+   character. */
+static Bool glob(const HChar *p, const HChar *s)
+{
+   for (; *p; p++, s++) {
+      if (*p == '*') {
+         for (;;) {
+            if (glob(p + 1, s))
+               return True;
+            if (*s == '\0')
+               return False;
+            s++;
+         }
+      }
+      if (*s == '\0' || (*p != '?' && *p != *s))
+         return False;
+   }
+   return *s == '\0';
+}
+
+Bool CP_(fn_matches)(Int kind, const HChar *name)
+{
+   Word i;
+   if (patterns[kind] == NULL)
+      return False;
+   for (i = 0; i < VG_(sizeXA)(patterns[kind]); i++)
+      if (glob(*(const HChar **)VG_(indexXA)(patterns[kind], i), name))
+         return True;
+   return False;
+}
+
+/* --separate-callers=N, --separate-callersN=FN (and -recs): the value,
+   or the digits before '=' with a pattern. */
+static Bool separate_option(const HChar *arg, const HChar *name, Long *n)
+{
+   SizeT len = VG_(strlen)(name);
+   const HChar *p = arg + len, *v;
+   if (VG_(strncmp)(arg, name, len) != 0)
+      return False;
+   if (*p == '=') {
+      *n = clo_long(arg, p + 1, 0, 100);
+   } else {
+      HChar *end;
+      Long k = VG_(strtoll10)(p, &end);
+      if (end == p || *end != '=' || k < 0 || k > 100)
+         clo_reject(arg, "expected =<n> or <n>=<function>");
+      v = end + 1;
+      if (*v == '\0')
+         clo_reject(arg, "expected a function name after '='");
+   }
+   clo_separate_given = True;
+   return True;
+}
 
 static Bool cp_process_cmd_line_option(const HChar *arg)
 {
@@ -61,6 +147,52 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
       CP_(clo_compress_pos) = clo_bool(arg, v);
    else if (clo_match(arg, "--skip-plt", &v))
       CP_(clo_skip_plt) = clo_bool(arg, v);
+   else if (clo_match(arg, "--collect-jumps", &v))
+      CP_(clo_collect_jumps) = clo_bool(arg, v);
+   else if (clo_match(arg, "--collect-atstart", &v))
+      CP_(clo_collect_atstart) = clo_bool(arg, v);
+   else if (clo_match(arg, "--instr-atstart", &v))
+      CP_(clo_instr_atstart) = clo_bool(arg, v);
+   else if (clo_match(arg, "--separate-threads", &v))
+      CP_(clo_separate_threads) = clo_bool(arg, v);
+   else if (clo_match(arg, "--collect-bus", &v))
+      CP_(clo_collect_bus) = clo_bool(arg, v);
+   else if (clo_match(arg, "--collect-systime", &v)) {
+      if (VG_STREQ(v, "no"))
+         CP_(clo_collect_systime) = CP_SYS_NO;
+      else if (VG_STREQ(v, "yes") || VG_STREQ(v, "msec"))
+         CP_(clo_collect_systime) = CP_SYS_MSEC;
+      else if (VG_STREQ(v, "usec"))
+         CP_(clo_collect_systime) = CP_SYS_USEC;
+      else if (VG_STREQ(v, "nsec"))
+         CP_(clo_collect_systime) = CP_SYS_NSEC;
+      else
+         clo_reject(arg, "expected no, yes, msec, usec or nsec");
+   }
+   else if (clo_match(arg, "--dump-every-bb", &v))
+      CP_(clo_dump_every_bb) = clo_long(arg, v, 0, 0x7fffffffffffffffLL);
+   else if (clo_match(arg, "--fn-skip", &v) ||
+            clo_match(arg, "--dump-before", &v) ||
+            clo_match(arg, "--dump-after", &v) ||
+            clo_match(arg, "--zero-before", &v) ||
+            clo_match(arg, "--toggle-collect", &v)) {
+      Int kind = arg[2] == 'f' ? CP_PAT_SKIP :
+                 arg[2] == 'z' ? CP_PAT_ZERO_BEFORE :
+                 arg[2] == 't' ? CP_PAT_TOGGLE :
+                 arg[7] == 'b' ? CP_PAT_DUMP_BEFORE : CP_PAT_DUMP_AFTER;
+      if (*v == '\0')
+         clo_reject(arg, "expected a function name (wildcards * and ?)");
+      add_pattern(kind, v);
+   }
+   else if (separate_option(arg, "--separate-callers", &clo_separate_callers) ||
+            separate_option(arg, "--separate-recs", &clo_separate_recs))
+      ;
+   else if (clo_match(arg, "--folded-out-file", &v)) {
+      const HChar *err = pw_template_check(v);
+      if (err)
+         clo_reject(arg, err);
+      CP_(clo_folded_out_file) = v;
+   }
    else
       return clo_unknown(arg);
    return True;
@@ -69,14 +201,42 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
 static void cp_print_usage(void)
 {
    VG_(printf)(
+"\n   dump creation options:\n"
 "    --callprof-out-file=<file>  output file name [callprof.out.%%p]\n"
 "                                (%%p pid, %%n sequence, %%q{VAR} env var);\n"
-"                                --callgrind-out-file is accepted too\n"
-"    --dump-instr=no|yes         costs per instruction [no]\n"
+"                                --callgrind-out-file is accepted too;\n"
+"                                dumps before the end add .1, .2, ...\n"
 "    --dump-line=no|yes          costs per source line [yes]\n"
+"    --dump-instr=no|yes         costs per instruction [no]\n"
 "    --compress-strings=no|yes   name compression with (id) [yes]\n"
 "    --compress-pos=no|yes       relative positions [yes]\n"
-"    --skip-plt=no|yes           count PLT code in its caller [yes]\n");
+"    --folded-out-file=<file>    also write folded stacks (flame graphs),\n"
+"                                self Ir per call path [none]\n"
+"\n   activity options:\n"
+"    --dump-every-bb=<count>     dump every <count> basic blocks [0=never]\n"
+"    --dump-before=<func>        dump when entering function\n"
+"    --zero-before=<func>        zero all costs when entering function\n"
+"    --dump-after=<func>         dump when leaving function\n"
+"\n   data collection options:\n"
+"    --instr-atstart=no|yes      instrument from the start [yes]\n"
+"    --collect-atstart=no|yes    collect at process/thread start [yes]\n"
+"    --toggle-collect=<func>     toggle collection on enter/leave function\n"
+"    --collect-jumps=no|yes      collect jumps (jump=, jcnd=) [no]\n"
+"    --collect-bus=no|yes        collect global bus events (Ge) [no]\n"
+"    --collect-systime=no|yes|msec|usec|nsec  collect system call time [no]\n"
+"        no         no system call information\n"
+"        msec|yes   sysCount, sysTime (elapsed, milliseconds)\n"
+"        usec       sysCount, sysTime (elapsed, microseconds)\n"
+"        nsec       sysCount, sysTime, sysCpuTime (nanoseconds)\n"
+"\n   cost entity separation options:\n"
+"    --separate-threads=no|yes   one file per thread (-01, -02 ...) [no]\n"
+"    --separate-callers=<n>      accepted, not implemented [0]\n"
+"    --separate-callers<n>=<f>   accepted, not implemented\n"
+"    --separate-recs=<n>         accepted, not implemented [2]\n"
+"    --separate-recs<n>=<f>      accepted, not implemented\n"
+"    --skip-plt=no|yes           count PLT code in its caller [yes]\n"
+"    --fn-skip=<func>            count function in its caller\n"
+"    (<func>: a function name; * and ? are wildcards)\n");
 }
 
 static void cp_print_debug_usage(void)
@@ -98,9 +258,40 @@ static void set_translation(void)
    VG_(clo_vex_control).guest_chase = False;
 }
 
+/*------------------------------------------------------------*/
+/*--- Events                                               ---*/
+/*------------------------------------------------------------*/
+
+Int          CP_(n_ev), CP_(ev_ge) = -1, CP_(ev_sys) = -1;
+const HChar *CP_(ev_name)[CP_MAX_EV];
+
+/* Callgrind's event order: Ir, Ge, sysCount sysTime sysCpuTime. */
+static void set_events(void)
+{
+   CP_(ev_name)[CP_(n_ev)++] = "Ir";
+   if (CP_(clo_collect_bus)) {
+      CP_(ev_ge) = CP_(n_ev);
+      CP_(ev_name)[CP_(n_ev)++] = "Ge";
+   }
+   if (CP_(clo_collect_systime) != CP_SYS_NO) {
+      CP_(ev_sys) = CP_(n_ev);
+      CP_(ev_name)[CP_(n_ev)++] = "sysCount";
+      CP_(ev_name)[CP_(n_ev)++] = "sysTime";
+      if (CP_(clo_collect_systime) == CP_SYS_NSEC)
+         CP_(ev_name)[CP_(n_ev)++] = "sysCpuTime";
+   }
+}
+
 static void cp_post_clo_init(void)
 {
    set_translation();
+   set_events();
+   if (clo_separate_given && (clo_separate_callers > 0 ||
+                              clo_separate_recs != 2))
+      VG_(umsg)("callprof: --separate-callers/--separate-recs are accepted "
+                "but not implemented: costs are not split by caller or "
+                "recursion level\n");
+   CP_(instrumenting) = CP_(clo_instr_atstart);
    CP_(calls_init)();
    CP_(thread_start)(1);
 }
@@ -108,12 +299,13 @@ static void cp_post_clo_init(void)
 static void cp_fini(Int exitcode)
 {
    CP_(calls_fini)();
-   CP_(write_profile)();
+   CP_(dump)(NULL, False);
 }
 
 static void cp_start_client_code(ThreadId tid, ULong blocks_done)
 {
    CP_(thread_start)(tid);
+   CP_(bb_dump_check)(blocks_done);
 }
 
 static void cp_stop_client_code(ThreadId tid, ULong blocks_done)
@@ -155,6 +347,7 @@ static void cp_pre_clo_init(void)
    VG_(needs_command_line_options)(cp_process_cmd_line_option,
                                    cp_print_usage, cp_print_debug_usage);
    VG_(needs_syscall_wrapper)(cp_pre_syscall, cp_post_syscall);
+   VG_(needs_client_requests)(CP_(client_request));
    VG_(track_pre_thread_ll_create)(cp_thread_created);
    VG_(track_start_client_code)(cp_start_client_code);
    VG_(track_stop_client_code)(cp_stop_client_code);
