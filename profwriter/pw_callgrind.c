@@ -142,6 +142,8 @@ struct PW_Cg {
    pw_u64   *totals;
    CgTable   obs, files, fns;
    unsigned  cur_ob, cur_fl, cur_fi, cur_fn;   /* ids; 0 = none yet */
+   unsigned  call_ob;    /* object a cob= line named since the last cost
+                            line; 0 = none */
    PW_CgPos  last;       /* previous cost line; a 0 column is absolute */
 };
 
@@ -419,6 +421,7 @@ void pw_cg_cost(PW_Cg *w, PW_CgPos pos, const pw_u64 *costs)
    put_costs(w->s, costs, w->n_events);
    pw_putc(w->s, '\n');
    w->last = pos;
+   w->call_ob = 0;
    for (i = 0; costs != NULL && i < w->n_events; i++)
       w->totals[i] += costs[i];
 }
@@ -446,8 +449,16 @@ void pw_cg_call(PW_Cg *w, const char *cob, const char *cfi,
    if ((n = cg_name(w, &w->fns, cfn)) == NULL)
       return;
 
-   if (o != NULL && o->id != w->cur_ob)
+   /* gprof2dot keeps a cob= until the next cost line: a call back into
+      the current object right after a call into another one names it
+      again. */
+   if (o == NULL)
+      o = table_by_id(&w->obs, w->cur_ob);
+   if (o != NULL && (o->id != w->cur_ob
+                     || (w->call_ob != 0 && w->call_ob != o->id))) {
       put_name(w, "cob", o);
+      w->call_ob = o->id;
+   }
    if (f != NULL && f->id != w->cur_fi)
       put_name(w, "cfi", f);
    put_name(w, "cfn", n);

@@ -270,11 +270,61 @@ static void test_instr_only(void)
    mem_free(&m);
 }
 
+static void test_cob_again(void)
+{
+   /* A call into the current object right after a call into another one,
+      with no cost line between: cob= names the current object again
+      (gprof2dot keeps a cob= until the next cost line). */
+   static const pw_u64 c[] = { 1 };
+   static const char *const ev[] = { "Ir" };
+   PW_CgHeader h;
+   PW_Sink s;
+   MemOut m;
+   char buf[256];
+   PW_Cg *w;
+
+   memset(&h, 0, sizeof h);
+   h.creator = "c";
+   h.cmd = "x";
+   h.part = 1;
+   h.pos_line = 1;
+   h.events = ev;
+   h.n_events = 1;
+   h.summary = c;
+   h.compress_strings = 1;
+
+   mem_init(&m, &s, buf, sizeof buf);
+   w = pw_cg_begin(&s, &h);
+   CHECK(w != NULL);
+   if (w == NULL)
+      return;
+   pw_cg_function(w, "prog", "p.c", "main");
+   pw_cg_cost(w, P(0, 3), c);
+   pw_cg_call(w, "libc", "io.c", "printf", 1, P(0, 9), P(0, 4), c);
+   pw_cg_call(w, NULL, "p.c", "work", 2, P(0, 20), P(0, 5), c);
+   pw_cg_call(w, NULL, "p.c", "work", 1, P(0, 20), P(0, 6), c);
+   pw_cg_cost(w, P(0, 7), c);
+   pw_cg_call(w, NULL, "p.c", "work", 1, P(0, 20), P(0, 8), c);
+   CHECK_LONG(pw_cg_end(w), 0);
+   CHECK_STR(mem_str(&m, &s),
+             "# callgrind format\nversion: 1\ncreator: c\npid: 0\ncmd: x\n"
+             "\npart: 1\n\n\npositions: line\nevents: Ir\nsummary: 1\n\n\n"
+             "ob=(1) prog\nfl=(1) p.c\nfn=(1) main\n3 1\n"
+             "cob=(2) libc\ncfi=(2) io.c\ncfn=(2) printf\ncalls=1 9\n4 1\n"
+             "cob=(1)\ncfn=(3) work\ncalls=2 20\n5 1\n"
+             "cfn=(3)\ncalls=1 20\n6 1\n"
+             "7 1\n"
+             "cfn=(3)\ncalls=1 20\n8 1\n"
+             "\ntotals: 2\n");
+   mem_free(&m);
+}
+
 void test_callgrind(void)
 {
    test_compressed();
    test_plain();
    test_instr_only();
+   test_cob_again();
 }
 
 void test_folded(void)
