@@ -119,7 +119,7 @@ typedef struct {
    CP_Block *sys_block;    /* in a system call from this block */
    ULong    *sys_count;
    UInt      sys_no;
-   SigSave   sig[MAX_SIG_DEPTH];
+   SigSave  *sig;          /* MAX_SIG_DEPTH, from the first signal on */
    UInt      n_sig;
    Bool      collect;      /* --collect-atstart, toggled */
    ULong     off_ir;       /* thread_ir() when collection stopped */
@@ -637,6 +637,8 @@ void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
 
    if (t->n_sig == MAX_SIG_DEPTH)
       VG_(tool_panic)("callprof: signal handlers nested too deeply");
+   if (t->sig == NULL)
+      t->sig = VG_(malloc)("cp.calls.sig", MAX_SIG_DEPTH * sizeof(SigSave));
    s = &t->sig[t->n_sig++];
    s->ctx = CP_(cur_ctx);
    s->nonskipped = t->nonskipped;
