@@ -42,6 +42,7 @@
 #include "pub_tool_tooliface.h"
 
 #include "cp.h"
+#include "ir_counter.h"
 
 CP_Block *CP_(all_blocks);
 ULong     CP_(ir);
@@ -317,18 +318,6 @@ VG_REGPARM(1) ULong *CP_(foreign_count)(CP_Block *b)
 /*--- Instrumentation                                      ---*/
 /*------------------------------------------------------------*/
 
-/* *addr += delta, inline. */
-static void add_to(IRSB *out, IRExpr *addr, ULong delta)
-{
-   IRTemp old = newIRTemp(out->tyenv, Ity_I64);
-   IRTemp upd = newIRTemp(out->tyenv, Ity_I64);
-   addStmtToIRSB(out, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, addr)));
-   addStmtToIRSB(out, IRStmt_WrTmp(upd, IRExpr_Binop(Iop_Add64,
-                                       IRExpr_RdTmp(old),
-                                       IRExpr_Const(IRConst_U64(delta)))));
-   addStmtToIRSB(out, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(upd)));
-}
-
 static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
 {
    IRTemp t = newIRTemp(out->tyenv, ty);
@@ -450,8 +439,8 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
             addr = tmp_of(out, Ity_I64,
                           IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
                                        IRExpr_Const(IRConst_U64(8 * r))));
-            add_to(out, addr, 1);
-            add_to(out, mkIRExpr_HWord((HWord)&CP_(ir)), b->run_len[r]);
+            ir_add_u64(out, addr, 1);
+            ir_add_u64(out, mkIRExpr_HWord((HWord)&CP_(ir)), b->run_len[r]);
             run_open = True;
          }
       } else if (st->tag == Ist_Exit) {

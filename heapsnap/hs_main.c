@@ -32,6 +32,7 @@
 #include "clo.h"
 #include "heapsnap.h"
 #include "hs.h"
+#include "ir_counter.h"
 #include "profwriter.h"
 
 /*------------------------------------------------------------*/
@@ -171,14 +172,7 @@ ULong HS_(now)(void)
    instructions all execute once its first one does). */
 static void add_count(IRSB *sb, Int n)
 {
-   IRExpr *addr = mkIRExpr_HWord((HWord)&HS_(guest_instrs_executed));
-   IRTemp old = newIRTemp(sb->tyenv, Ity_I64);
-   IRTemp upd = newIRTemp(sb->tyenv, Ity_I64);
-   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, addr)));
-   addStmtToIRSB(sb, IRStmt_WrTmp(upd, IRExpr_Binop(Iop_Add64,
-                                       IRExpr_RdTmp(old),
-                                       IRExpr_Const(IRConst_U64(n)))));
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(upd)));
+   ir_add_u64(sb, mkIRExpr_HWord((HWord)&HS_(guest_instrs_executed)), n);
 }
 
 static IRSB *hs_instrument(VgCallbackClosure *closure, IRSB *in,
