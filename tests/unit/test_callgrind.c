@@ -227,27 +227,36 @@ static void test_plain(void)
    mem_free(&m);
 }
 
+/* A one-event ("Ir") header with a summary of 1, names compressed. */
+static void ir_header(PW_CgHeader *h, int part, int pos_instr, int pos_line,
+                      int compress_pos)
+{
+   static const pw_u64 one[] = { 1 };
+   static const char *const ev[] = { "Ir" };
+   memset(h, 0, sizeof *h);
+   h->creator = "c";
+   h->cmd = "x";
+   h->part = part;
+   h->pos_instr = pos_instr;
+   h->pos_line = pos_line;
+   h->events = ev;
+   h->n_events = 1;
+   h->summary = one;
+   h->compress_strings = 1;
+   h->compress_pos = compress_pos;
+}
+
 static void test_instr_only(void)
 {
    /* positions: instr; a compressed jump's source line has no costs */
    static const pw_u64 c[] = { 1 };
-   static const char *const ev[] = { "Ir" };
    PW_CgHeader h;
    PW_Sink s;
    MemOut m;
    char buf[256];
    PW_Cg *w;
 
-   memset(&h, 0, sizeof h);
-   h.creator = "c";
-   h.cmd = "x";
-   h.part = 2;
-   h.pos_instr = 1;
-   h.events = ev;
-   h.n_events = 1;
-   h.summary = c;
-   h.compress_strings = 1;
-   h.compress_pos = 1;
+   ir_header(&h, 2, 1, 0, 1);
 
    mem_init(&m, &s, buf, sizeof buf);
    w = pw_cg_begin(&s, &h);
@@ -276,22 +285,13 @@ static void test_cob_again(void)
       with no cost line between: cob= names the current object again
       (gprof2dot keeps a cob= until the next cost line). */
    static const pw_u64 c[] = { 1 };
-   static const char *const ev[] = { "Ir" };
    PW_CgHeader h;
    PW_Sink s;
    MemOut m;
    char buf[256];
    PW_Cg *w;
 
-   memset(&h, 0, sizeof h);
-   h.creator = "c";
-   h.cmd = "x";
-   h.part = 1;
-   h.pos_line = 1;
-   h.events = ev;
-   h.n_events = 1;
-   h.summary = c;
-   h.compress_strings = 1;
+   ir_header(&h, 1, 0, 1, 0);
 
    mem_init(&m, &s, buf, sizeof buf);
    w = pw_cg_begin(&s, &h);
