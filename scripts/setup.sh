@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 # command -> Debian package
 need_pkgs=
 for pair in autoconf:autoconf automake:automake pkg-config:pkg-config \
-            make:make gcc:gcc valgrind:valgrind xml2-config:libxml2-dev; do
+            make:make gcc:gcc g++:g++ valgrind:valgrind xml2-config:libxml2-dev; do
    cmd=${pair%%:*} pkg=${pair#*:}
    command -v "$cmd" > /dev/null 2>&1 || need_pkgs="$need_pkgs $pkg"
 done
