@@ -74,6 +74,9 @@ extern Bool CP_(clo_collect_bus);
 extern Int  CP_(clo_collect_systime);   /* CP_SYS_* */
 extern ULong CP_(clo_dump_every_bb);    /* 0: never */
 extern const HChar *CP_(clo_folded_out_file); /* NULL: none */
+/* --separate-recs and --separate-recs<n>=<f>: the recursion levels kept
+   apart for the function NAME (<= 1: none). */
+UInt CP_(separate_recs_of)(const HChar *name);
 
 enum { CP_SYS_NO, CP_SYS_MSEC, CP_SYS_USEC, CP_SYS_NSEC };
 
@@ -111,6 +114,15 @@ typedef struct CP_Fn {
    UInt          active;     /* open calls (all threads) */
    struct CP_Arc *arcs;      /* calls made in this context */
    UInt          n;          /* creation order */
+   /* Recursion levels (--separate-recs): a context is a function at a
+      level, level 1 being the function itself; deeper levels are
+      contexts of their own, named "fn'2", "fn'3" ... as Callgrind names
+      them.  BASE is the level 1 function (NULL in the marks that are no
+      function). */
+   struct CP_Fn *base;
+   UInt          level;
+   UInt          max_rec;    /* levels kept apart: deeper ones share */
+   struct CP_Fn **levels;    /* of a base: [level], made when needed */
 } CP_Fn;
 
 /* What Callgrind knows of the block starting at an address: its
@@ -126,6 +138,9 @@ typedef struct CP_Loc {
 } CP_Loc;
 
 CP_Loc *CP_(loc_of)(Addr a);
+/* The context of function BASE at recursion LEVEL (1 .. BASE->max_rec;
+   1: BASE itself). */
+CP_Fn *CP_(fn_level)(CP_Fn *base, UInt level);
 /* Every function made so far (an array to free; any order). */
 CP_Fn **CP_(all_fns)(UInt *n);
 
@@ -249,6 +264,10 @@ void CP_(thread_created)(ThreadId child);
 /* The running thread's context at a block's entry, after what a thread's
    first block has to do (see cp_calls.c). */
 CP_Fn *CP_(first_block_ctx)(void);
+/* The context of the running thread in function FN, entered without a
+   call (a thread's or signal handler's first block): FN at the level of
+   its open calls, as Callgrind's setup_bbcc chooses it. */
+CP_Fn *CP_(level_ctx)(CP_Fn *fn);
 void CP_(thread_stop)(ThreadId tid);
 void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack);
 void CP_(post_signal)(ThreadId tid, Int sig);

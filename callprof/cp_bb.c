@@ -89,6 +89,40 @@ static CP_Fn *fn_get(const HChar *obj, const HChar *file, const HChar *name)
    f->dump_after = CP_(fn_matches)(CP_PAT_DUMP_AFTER, name);
    f->zero_before = CP_(fn_matches)(CP_PAT_ZERO_BEFORE, name);
    f->toggle = CP_(fn_matches)(CP_PAT_TOGGLE, name);
+   f->base = f;
+   f->level = 1;
+   f->max_rec = CP_(separate_recs_of)(name);
+   VG_(HT_add_node)(fns, f);
+   return f;
+}
+
+/* A deeper recursion level: a copy of the function under the name
+   Callgrind writes, "fn'<level>", with arcs of its own. */
+CP_Fn *CP_(fn_level)(CP_Fn *base, UInt level)
+{
+   CP_Fn *f;
+   HChar *name;
+
+   if (level <= 1)
+      return base;
+   if (base->levels == NULL)
+      base->levels = VG_(calloc)("cp.bb.fn_level.1", base->max_rec + 1,
+                                 sizeof(CP_Fn *));
+   if (base->levels[level])
+      return base->levels[level];
+   f = VG_(malloc)("cp.bb.fn_level.2", sizeof *f);
+   *f = *base;
+   name = VG_(malloc)("cp.bb.fn_level.3", VG_(strlen)(base->name) + 12);
+   VG_(sprintf)(name, "%s'%u", base->name, level);
+   f->name = name;
+   f->key = hash_str(hash_str(hash_str(7, f->obj), f->file), name);
+   f->next = NULL;
+   f->arcs = NULL;
+   f->active = 0;
+   f->n = n_fns++;
+   f->level = level;
+   f->levels = NULL;
+   base->levels[level] = f;
    VG_(HT_add_node)(fns, f);
    return f;
 }
@@ -290,8 +324,8 @@ VG_REGPARM(1) ULong *CP_(foreign_count)(CP_Block *b)
    if (ctx == NULL) {
       /* A thread's (or a signal handler's) first block: Callgrind makes
          its function the context. */
-      CP_(set_ctx)(b->loc->fn);
-      ctx = b->loc->fn;
+      ctx = CP_(level_ctx)(b->loc->fn);
+      CP_(set_ctx)(ctx);
    }
    if (!CP_(collecting)()) {
       tl_assert(b->n_slots <= sizeof discard / sizeof discard[0]);

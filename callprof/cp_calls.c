@@ -124,6 +124,8 @@ typedef struct {
    Bool      collect;      /* --collect-atstart, toggled */
    ULong     off_ir;       /* thread_ir() when collection stopped */
    ULong     ev[CP_MAX_EV];/* events but Ir, while collecting */
+   UInt     *active;       /* CP_Fn.n of a base -> its open calls */
+   UInt      n_active;
    CP_Path  *path, *root;  /* --folded-out-file */
    ULong     root_enter;   /* thread_ir() at the last flush of root */
    struct vki_timespec sys_start, sys_cpu_start;
@@ -237,6 +239,47 @@ static Thread *thread_get(ThreadId tid)
 
 static Thread *current(void);
 static Int     unwind(Thread *t, Addr sp, Int minpops);
+
+/* Recursion levels, as in Callgrind (fn.c's per-thread active counts,
+   bbcc.c setup_bbcc): a call of FN raises FN's count of open calls in
+   the thread, its return lowers it, and the context is FN at that
+   level (at most FN->max_rec).  Only calls and returns change it, so
+   it is chosen here, never in the blocks. */
+static UInt *active_of(Thread *t, CP_Fn *base)
+{
+   if (base->n >= t->n_active) {
+      UInt n = t->n_active ? t->n_active : 256;
+      while (n <= base->n)
+         n *= 2;
+      t->active = VG_(realloc)("cp.calls.active.1", t->active,
+                               n * sizeof(UInt));
+      VG_(memset)(t->active + t->n_active, 0,
+                  (n - t->n_active) * sizeof(UInt));
+      t->n_active = n;
+   }
+   return &t->active[base->n];
+}
+
+/* The context C (any level, or NULL, or a mark) at the level of its
+   function's open calls in T; a function with none counts as one open
+   call from then on (Callgrind's "level == 0"). */
+static CP_Fn *ctx_at_level(Thread *t, CP_Fn *c)
+{
+   CP_Fn *base;
+   UInt *a;
+   if (c == NULL || c->base == NULL || c->base->max_rec <= 1)
+      return c;
+   base = c->base;
+   a = active_of(t, base);
+   if (*a == 0)
+      *a = 1;
+   return CP_(fn_level)(base, *a < base->max_rec ? *a : base->max_rec);
+}
+
+CP_Fn *CP_(level_ctx)(CP_Fn *fn)
+{
+   return ctx_at_level(current(), fn);
+}
 
 /* The thread's instructions so far, counting or not. */
 static ULong raw_ir(const Thread *t)
@@ -379,15 +422,21 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
       if (!t->nonskipped.ctx)
          t->nonskipped = src;
    } else {
-      f->arc = arc_get(src.ctx, src.instr, to, target);
+      UInt *a = active_of(t, to);
+      CP_Fn *ctx = to;
+      ++*a;
+      if (to->max_rec > 1)
+         ctx = CP_(fn_level)(to, *a < to->max_rec ? *a : to->max_rec);
+      f->arc = arc_get(src.ctx, src.instr, ctx, target);
       if (t->collect)
          f->arc->count++;
       if (t->path) {
          if (t->path == t->root && t->root->fn == NULL)
-            t->root->fn = src.ctx;
+            t->root->fn = src.ctx && src.ctx->base ? src.ctx->base
+                                                   : src.ctx;
          f->path = t->path = path_get(t->path, to, NULL);
       }
-      CP_(set_ctx)(to);
+      CP_(set_ctx)(ctx);
       t->nonskipped.ctx = NULL;
       if (to->active++ == 0 &&
           (to->dump_before || to->zero_before || to->toggle)) {
@@ -423,11 +472,12 @@ static void pop(Thread *t)
    f = &t->stack[--t->sp];
    t->nonskipped = f->nonskipped;
    if (f->arc) {
-      CP_Fn *fn = f->arc->callee;
+      CP_Fn *fn = f->arc->callee->base;
       charge(t, f);
       if (f->path)
          t->path = f->path->parent;
-      CP_(set_ctx)(f->saved_ctx);
+      --*active_of(t, fn);
+      CP_(set_ctx)(ctx_at_level(t, f->saved_ctx));
       if (--fn->active == 0 && (fn->dump_after || fn->toggle))
          left(fn);
    }
@@ -462,7 +512,11 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
       a->count++;
       a->inclusive[0] += thread_ir(t);
    }
-   CP_(set_ctx)(to->fn);
+   /* Callgrind's call and return emulated here leave one open call less
+      of the function returning. */
+   if (CP_(cur_ctx)->base)
+      --*active_of(t, CP_(cur_ctx)->base);
+   CP_(set_ctx)(ctx_at_level(t, to->fn));
 }
 
 /*------------------------------------------------------------*/
@@ -670,8 +724,10 @@ static void leave_signal(Thread *t)
    while (t->sp > t->bottom) {
       Frame *f = &t->stack[--t->sp];
       t->nonskipped = f->nonskipped;
-      if (f->arc)
+      if (f->arc) {
          charge(t, f);
+         --*active_of(t, f->arc->callee->base);
+      }
    }
    if (t->path) {
       /* the handler's root: its instructions, outside the thread's */
@@ -680,7 +736,7 @@ static void leave_signal(Thread *t)
       t->path = s->path;
    }
    t->n_sig--;
-   CP_(set_ctx)(s->ctx);
+   CP_(set_ctx)(ctx_at_level(t, s->ctx));
    t->nonskipped = s->nonskipped;
    t->bottom = s->bottom;
    t->skew = s->skew + (CP_(ir) - s->ir_at);

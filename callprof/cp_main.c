@@ -55,11 +55,30 @@ Bool         CP_(clo_collect_bus)      = False;
 Int          CP_(clo_collect_systime)  = CP_SYS_NO;
 ULong        CP_(clo_dump_every_bb)    = 0;
 const HChar *CP_(clo_folded_out_file)  = NULL;
-/* Accepted for Callgrind's command lines; not implemented (see
-   docs/callprof.md). */
+static Bool glob(const HChar *p, const HChar *s);
+
+/* --separate-callers: accepted for Callgrind's command lines; not
+   implemented (see docs/callprof.md). */
 static Long  clo_separate_callers      = 0;
+static XArray *callers_patterns;
+/* --separate-recs=N, and --separate-recs<N>=<f> (the last matching
+   pattern wins). */
 static Long  clo_separate_recs         = 2;
-static Bool  clo_separate_given        = False;
+typedef struct { const HChar *pat; Long n; } RecPattern;
+static XArray *rec_patterns;
+
+UInt CP_(separate_recs_of)(const HChar *name)
+{
+   Word i;
+   Long n = clo_separate_recs;
+   if (rec_patterns)
+      for (i = 0; i < VG_(sizeXA)(rec_patterns); i++) {
+         RecPattern *r = VG_(indexXA)(rec_patterns, i);
+         if (glob(r->pat, name))
+            n = r->n;
+      }
+   return (UInt)n;
+}
 
 /* The patterns of each kind, as given. */
 static XArray *patterns[CP_N_PAT];
@@ -104,8 +123,9 @@ Bool CP_(fn_matches)(Int kind, const HChar *name)
 }
 
 /* --separate-callers=N, --separate-callersN=FN (and -recs): the value,
-   or the digits before '=' with a pattern. */
-static Bool separate_option(const HChar *arg, const HChar *name, Long *n)
+   or the digits before '=' with a pattern (kept in PATS if not NULL). */
+static Bool separate_option(const HChar *arg, const HChar *name, Long *n,
+                            XArray **pats)
 {
    SizeT len = VG_(strlen)(name);
    const HChar *p = arg + len, *v;
@@ -121,8 +141,14 @@ static Bool separate_option(const HChar *arg, const HChar *name, Long *n)
       v = end + 1;
       if (*v == '\0')
          clo_reject(arg, "expected a function name after '='");
+      if (pats) {
+         RecPattern r = { v, k };
+         if (*pats == NULL)
+            *pats = VG_(newXA)(VG_(malloc), "cp.main.recs.1", VG_(free),
+                               sizeof(RecPattern));
+         VG_(addToXA)(*pats, &r);
+      }
    }
-   clo_separate_given = True;
    return True;
 }
 
@@ -184,8 +210,11 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
          clo_reject(arg, "expected a function name (wildcards * and ?)");
       add_pattern(kind, v);
    }
-   else if (separate_option(arg, "--separate-callers", &clo_separate_callers) ||
-            separate_option(arg, "--separate-recs", &clo_separate_recs))
+   else if (separate_option(arg, "--separate-callers", &clo_separate_callers,
+                            &callers_patterns))
+      ;
+   else if (separate_option(arg, "--separate-recs", &clo_separate_recs,
+                            &rec_patterns))
       ;
    else if (clo_match(arg, "--folded-out-file", &v)) {
       const HChar *err = pw_template_check(v);
@@ -232,8 +261,8 @@ static void cp_print_usage(void)
 "    --separate-threads=no|yes   one file per thread (-01, -02 ...) [no]\n"
 "    --separate-callers=<n>      accepted, not implemented [0]\n"
 "    --separate-callers<n>=<f>   accepted, not implemented\n"
-"    --separate-recs=<n>         accepted, not implemented [2]\n"
-"    --separate-recs<n>=<f>      accepted, not implemented\n"
+"    --separate-recs=<n>         recursion levels kept apart (fn'2 ...) [2]\n"
+"    --separate-recs<n>=<f>      the same for function <f>\n"
 "    --skip-plt=no|yes           count PLT code in its caller [yes]\n"
 "    --fn-skip=<func>            count function in its caller\n"
 "    (<func>: a function name; * and ? are wildcards)\n");
@@ -286,11 +315,9 @@ static void cp_post_clo_init(void)
 {
    set_translation();
    set_events();
-   if (clo_separate_given && (clo_separate_callers > 0 ||
-                              clo_separate_recs != 2))
-      VG_(umsg)("callprof: --separate-callers/--separate-recs are accepted "
-                "but not implemented: costs are not split by caller or "
-                "recursion level\n");
+   if (clo_separate_callers > 0 || callers_patterns)
+      VG_(umsg)("callprof: --separate-callers is accepted but not "
+                "implemented: costs are not split by caller\n");
    CP_(instrumenting) = CP_(clo_instr_atstart);
    CP_(calls_init)();
    CP_(thread_start)(1);
