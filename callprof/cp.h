@@ -77,6 +77,11 @@ extern const HChar *CP_(clo_folded_out_file); /* NULL: none */
 /* --separate-recs and --separate-recs<n>=<f>: the recursion levels kept
    apart for the function NAME (<= 1: none). */
 UInt CP_(separate_recs_of)(const HChar *name);
+/* --separate-callers and --separate-callers<n>=<f>: the callers kept
+   apart for the function NAME (0: none); CP_(separate_callers_on) if
+   any function may have some. */
+UInt CP_(separate_callers_of)(const HChar *name);
+extern Bool CP_(separate_callers_on);
 
 enum { CP_SYS_NO, CP_SYS_MSEC, CP_SYS_USEC, CP_SYS_NSEC };
 
@@ -123,6 +128,15 @@ typedef struct CP_Fn {
    UInt          level;
    UInt          max_rec;    /* levels kept apart: deeper ones share */
    struct CP_Fn **levels;    /* of a base: [level], made when needed */
+   /* Callers (--separate-callers): a context is also a function with
+      the callers it was called from, named "fn'caller1'caller2" ("fn'2'
+      caller1" at level 2) as Callgrind names them.  FUNC is the function
+      itself (its open calls count the levels; NULL in the marks); a base
+      with callers has N_CALLERS > 0 of them, innermost first. */
+   struct CP_Fn *func;
+   UInt          max_callers;/* callers kept apart */
+   UInt          n_callers;
+   struct CP_Fn **callers;
 } CP_Fn;
 
 /* What Callgrind knows of the block starting at an address: its
@@ -141,6 +155,9 @@ CP_Loc *CP_(loc_of)(Addr a);
 /* The context of function BASE at recursion LEVEL (1 .. BASE->max_rec;
    1: BASE itself). */
 CP_Fn *CP_(fn_level)(CP_Fn *base, UInt level);
+/* The context of function FN (level 1) called from CALLERS[0], called
+   from CALLERS[1] ... (N of them, at most FN->max_callers; 0: FN). */
+CP_Fn *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n);
 /* Every function made so far (an array to free; any order). */
 CP_Fn **CP_(all_fns)(UInt *n);
 
@@ -180,6 +197,11 @@ typedef struct CP_Block {
    UShort          *run_len;  /* run -> instructions */
    ULong           *count;    /* run -> executions in its own function */
    CP_Foreign      *foreign;
+   /* The last foreign context the block ran in, and its counters: a
+      recursion level (fn'2) or a caller context runs its blocks again
+      and again in one context, so they skip the helper too. */
+   struct CP_Fn    *last_ctx;
+   ULong           *last_count;
    UChar           *bus;      /* instruction -> atomic ops; NULL: none */
    CP_JumpExit     *jumps;
    UInt             n_jumps;

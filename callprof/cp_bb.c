@@ -12,15 +12,19 @@
    What a block executes:
 
       base = CP_(hot_ctx) == <block's function> ? <block's counters>
-                                                : CP_(foreign_count)(b)
+           : CP_(hot_ctx) == <its last foreign context> ? <those counters>
+           :                                    CP_(foreign_count)(b)
       per run r:           base[r]++ ; CP_(ir) += <run length>
       per exit that may change function (a call, a return, an indirect
       jump, a jump Callgrind takes as a call):
                            CP_(transition)(exit, target, SP)
       per system call:     CP_(sys_block) = b ; CP_(sys_count) = base
 
-   The first line is a load, a compare and a conditional move; the
-   helper runs only in the rare foreign contexts.  The run lines are
+   In the first line, each block also remembers the last foreign context
+   it ran in (a recursion level fn'2, a caller context) with its
+   counters, so a block running again and again in one such context
+   does not call the helper either: two loads, two compares and
+   conditional moves; the helper runs only when the context changes.  The run lines are
    inline (no call).  The transitions are where Callgrind's per-block
    helper does its real work; everything else it does per block is left
    out.
@@ -92,12 +96,15 @@ static CP_Fn *fn_get(const HChar *obj, const HChar *file, const HChar *name)
    f->base = f;
    f->level = 1;
    f->max_rec = CP_(separate_recs_of)(name);
+   f->func = f;
+   f->max_callers = CP_(separate_callers_of)(name);
    VG_(HT_add_node)(fns, f);
    return f;
 }
 
-/* A deeper recursion level: a copy of the function under the name
-   Callgrind writes, "fn'<level>", with arcs of its own. */
+/* A deeper recursion level: a copy of the function (or of a context
+   with callers) under the name Callgrind writes, "fn'<level>", or
+   "fn'<level>'caller1'caller2", with arcs of its own. */
 CP_Fn *CP_(fn_level)(CP_Fn *base, UInt level)
 {
    CP_Fn *f;
@@ -113,7 +120,8 @@ CP_Fn *CP_(fn_level)(CP_Fn *base, UInt level)
    f = VG_(malloc)("cp.bb.fn_level.2", sizeof *f);
    *f = *base;
    name = VG_(malloc)("cp.bb.fn_level.3", VG_(strlen)(base->name) + 12);
-   VG_(sprintf)(name, "%s'%u", base->name, level);
+   VG_(sprintf)(name, "%s'%u%s", base->func->name, level,
+                base->name + VG_(strlen)(base->func->name));
    f->name = name;
    f->key = hash_str(hash_str(hash_str(7, f->obj), f->file), name);
    f->next = NULL;
@@ -125,6 +133,85 @@ CP_Fn *CP_(fn_level)(CP_Fn *base, UInt level)
    base->levels[level] = f;
    VG_(HT_add_node)(fns, f);
    return f;
+}
+
+/* Contexts with callers, keyed by function and callers (Callgrind's
+   context.c), with the last one found for each function first. */
+typedef struct CtxNode {
+   struct CtxNode *next;     /* VgHashNode */
+   UWord           key;
+   CP_Fn          *ctx;
+} CtxNode;
+
+static VgHashTable *ctxs;
+
+static Bool same_callers(const CP_Fn *c, CP_Fn *const *callers, UInt n)
+{
+   UInt i;
+   if (c->n_callers != n)
+      return False;
+   for (i = 0; i < n; i++)
+      if (c->callers[i] != callers[i])
+         return False;
+   return True;
+}
+
+CP_Fn *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n)
+{
+   UWord key = (UWord)fn;
+   CtxNode *node;
+   CP_Fn *f;
+   HChar *name;
+   SizeT len;
+   UInt i;
+
+   if (n == 0)
+      return fn;
+   if (fn->levels && fn->levels[0] && same_callers(fn->levels[0], callers, n))
+      return fn->levels[0];
+   for (i = 0; i < n; i++)
+      key = (key << 7) + (key >> 25) + (UWord)callers[i];
+   if (ctxs == NULL)
+      ctxs = VG_(HT_construct)("callprof contexts");
+   for (node = VG_(HT_lookup)(ctxs, key); node; node = node->next)
+      if (node->key == key && node->ctx->func == fn &&
+          same_callers(node->ctx, callers, n))
+         break;
+   if (node == NULL) {
+      f = VG_(malloc)("cp.bb.callers_ctx.1", sizeof *f);
+      *f = *fn;
+      len = VG_(strlen)(fn->name) + 1;
+      for (i = 0; i < n; i++)
+         len += VG_(strlen)(callers[i]->name) + 1;
+      name = VG_(malloc)("cp.bb.callers_ctx.2", len);
+      len = VG_(sprintf)(name, "%s", fn->name);
+      for (i = 0; i < n; i++)
+         len += VG_(sprintf)(name + len, "'%s", callers[i]->name);
+      f->name = name;
+      f->key = hash_str(hash_str(hash_str(7, f->obj), f->file), name);
+      f->next = NULL;
+      f->arcs = NULL;
+      f->active = 0;
+      f->n = n_fns++;
+      f->base = f;
+      f->level = 1;
+      f->levels = NULL;
+      f->n_callers = n;
+      f->callers = VG_(malloc)("cp.bb.callers_ctx.3", n * sizeof(CP_Fn *));
+      for (i = 0; i < n; i++)
+         f->callers[i] = callers[i];
+      VG_(HT_add_node)(fns, f);
+      node = VG_(malloc)("cp.bb.callers_ctx.4", sizeof *node);
+      node->key = key;
+      node->ctx = f;
+      VG_(HT_add_node)(ctxs, node);
+   }
+   /* the last one found: in levels[0], unused by the levels */
+   if (fn->levels == NULL)
+      fn->levels = VG_(calloc)("cp.bb.fn_level.1", fn->max_rec + 1,
+                               sizeof(CP_Fn *));
+   fn->levels[0] = node->ctx;
+   return node->ctx;
 }
 
 CP_Fn **CP_(all_fns)(UInt *n)
@@ -241,11 +328,15 @@ static void add_jump(CP_Block *b, IRJumpKind jk, const IRExpr *dst,
 
 static CP_Block *new_block(Addr addr, const IRSB *in)
 {
+   /* No context is ever this one: a new block remembers none. */
+   static CP_Fn no_ctx;
    CP_Block *b = VG_(calloc)("cp.bb.new_block.1", 1, sizeof *b);
    UInt n = 0, runs = 1, r = 0, i = 0, n_exits = 1;
    Int exit_no = 0, last_side = -2;
    Bool run_open = False, has_bus = False;
    Int s;
+
+   b->last_ctx = &no_ctx;
 
    for (s = 0; s < in->stmts_used; s++) {
       if (in->stmts[s]->tag == Ist_IMark)
@@ -337,14 +428,23 @@ VG_REGPARM(1) ULong *CP_(foreign_count)(CP_Block *b)
    site = b->loc->fn->skip && ctx != b->loc->fn ? CP_(skipped_site)() : 0;
    for (f = b->foreign; f; f = f->next)
       if (f->ctx == ctx && f->site == site && f->tid == tid)
-         return f->count;
-   f = VG_(malloc)("cp.bb.foreign.1", sizeof *f);
-   f->ctx = ctx;
-   f->tid = tid;
-   f->site = site;
-   f->count = VG_(calloc)("cp.bb.foreign.2", b->n_slots, sizeof(ULong));
-   f->next = b->foreign;
-   b->foreign = f;
+         break;
+   if (f == NULL) {
+      f = VG_(malloc)("cp.bb.foreign.1", sizeof *f);
+      f->ctx = ctx;
+      f->tid = tid;
+      f->site = site;
+      f->count = VG_(calloc)("cp.bb.foreign.2", b->n_slots, sizeof(ULong));
+      f->next = b->foreign;
+      b->foreign = f;
+   }
+   /* Remembered for the inline check when the context alone decides:
+      the shared counters (CP_(hot_ctx) is the context), no skipped
+      call site. */
+   if (CP_(hot_ctx) == ctx && site == 0) {
+      b->last_ctx = ctx;
+      b->last_count = f->count;
+   }
    return f->count;
 }
 
@@ -359,7 +459,9 @@ static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
    return IRExpr_RdTmp(t);
 }
 
-/* base = CP_(hot_ctx) == fn ? b->count : CP_(foreign_count)(b) */
+/* base = CP_(hot_ctx) == fn             ? b->count
+        : CP_(hot_ctx) == b->last_ctx  ? b->last_count
+        :                                CP_(foreign_count)(b)      */
 static IRTemp add_base(IRSB *out, CP_Block *b)
 {
    IRExpr *ctx = tmp_of(out, Ity_I64,
@@ -368,15 +470,28 @@ static IRTemp add_base(IRSB *out, CP_Block *b)
    IRExpr *other = tmp_of(out, Ity_I1,
                           IRExpr_Binop(Iop_CmpNE64, ctx,
                                        mkIRExpr_HWord((HWord)b->loc->fn)));
+   IRExpr *last = tmp_of(out, Ity_I64,
+                         IRExpr_Load(Iend_LE, Ity_I64,
+                                     mkIRExpr_HWord((HWord)&b->last_ctx)));
+   IRExpr *not_last = tmp_of(out, Ity_I1,
+                             IRExpr_Binop(Iop_CmpNE64, ctx, last));
+   IRExpr *miss = tmp_of(out, Ity_I1,
+                         IRExpr_Binop(Iop_And1, other, not_last));
+   IRExpr *last_count = tmp_of(out, Ity_I64,
+                               IRExpr_Load(Iend_LE, Ity_I64,
+                                           mkIRExpr_HWord((HWord)&b->last_count)));
+   IRExpr *foreign;
    IRTemp got = newIRTemp(out->tyenv, Ity_I64);
    IRTemp base = newIRTemp(out->tyenv, Ity_I64);
    IRDirty *d = unsafeIRDirty_1_N(got, 1, "cp_foreign_count",
                                   VG_(fnptr_to_fnentry)(&CP_(foreign_count)),
                                   mkIRExprVec_1(mkIRExpr_HWord((HWord)b)));
-   d->guard = other;
+   d->guard = miss;
    addStmtToIRSB(out, IRStmt_Dirty(d));
+   foreign = tmp_of(out, Ity_I64,
+                    IRExpr_ITE(miss, IRExpr_RdTmp(got), last_count));
    addStmtToIRSB(out, IRStmt_WrTmp(base,
-                    IRExpr_ITE(other, IRExpr_RdTmp(got),
+                    IRExpr_ITE(other, foreign,
                                mkIRExpr_HWord((HWord)b->count))));
    return base;
 }

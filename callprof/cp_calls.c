@@ -90,6 +90,7 @@ typedef struct {
    ULong   enter[CP_MAX_EV];  /* the thread's costs at the call */
    CP_Fn  *saved_ctx;
    Site    nonskipped;
+   UInt    fn_sp;      /* height of the function stack at the call */
 } Frame;
 
 /* What a signal handler's delivery saved of the interrupted state. */
@@ -103,6 +104,7 @@ typedef struct {
    UInt      sys_no;
    CP_Path  *path;
    ULong     path_enter;
+   UInt      fn_sp;
 } SigSave;
 
 #define MAX_SIG_DEPTH 64
@@ -126,6 +128,8 @@ typedef struct {
    ULong     ev[CP_MAX_EV];/* events but Ir, while collecting */
    UInt     *active;       /* CP_Fn.n of a base -> its open calls */
    UInt      n_active;
+   CP_Fn   **fns;          /* --separate-callers: function stack */
+   UInt      fn_sp, fn_size;
    CP_Path  *path, *root;  /* --folded-out-file */
    ULong     root_enter;   /* thread_ir() at the last flush of root */
    struct vki_timespec sys_start, sys_cpu_start;
@@ -270,15 +274,57 @@ static CP_Fn *ctx_at_level(Thread *t, CP_Fn *c)
    if (c == NULL || c->base == NULL || c->base->max_rec <= 1)
       return c;
    base = c->base;
-   a = active_of(t, base);
+   a = active_of(t, c->func);
    if (*a == 0)
       *a = 1;
    return CP_(fn_level)(base, *a < base->max_rec ? *a : base->max_rec);
 }
 
+/* Callers (--separate-callers), as Callgrind's context.c: each thread
+   has a stack of the functions called (a function calling itself is not
+   pushed again, skipped functions are not pushed, a signal handler
+   starts above a NULL), and a call's context is its function with the
+   functions below it, up to its max_callers or the NULL.  A call
+   pushes, its return restores the height. */
+static void fn_push(Thread *t, CP_Fn *fn)
+{
+   if (t->fn_sp > 0 && fn && t->fns[t->fn_sp - 1] == fn)
+      return;
+   if (t->fn_sp == t->fn_size) {
+      t->fn_size = t->fn_size ? 2 * t->fn_size : 64;
+      t->fns = VG_(realloc)("cp.calls.fns.1", t->fns,
+                            t->fn_size * sizeof(CP_Fn *));
+   }
+   t->fns[t->fn_sp++] = fn;
+}
+
+/* The context (level 1) of the function on top of T's stack. */
+static CP_Fn *top_ctx(Thread *t)
+{
+   CP_Fn *fn = t->fns[t->fn_sp - 1];
+   UInt n = 0;
+   while (n < fn->max_callers && n + 1 < t->fn_sp &&
+          t->fns[t->fn_sp - 2 - n] != NULL)
+      n++;
+   if (n == 0)
+      return fn;
+   {
+      CP_Fn *callers[n];
+      UInt i;
+      for (i = 0; i < n; i++)
+         callers[i] = t->fns[t->fn_sp - 2 - i];
+      return CP_(callers_ctx)(fn, callers, n);
+   }
+}
+
 CP_Fn *CP_(level_ctx)(CP_Fn *fn)
 {
-   return ctx_at_level(current(), fn);
+   Thread *t = current();
+   if (CP_(separate_callers_on)) {
+      fn_push(t, fn);
+      return ctx_at_level(t, top_ctx(t));
+   }
+   return ctx_at_level(t, fn);
 }
 
 /* The thread's instructions so far, counting or not. */
@@ -416,6 +462,7 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
    thread_cost(t, f->enter);
    f->saved_ctx = CP_(cur_ctx);
    f->nonskipped = t->nonskipped;
+   f->fn_sp = t->fn_sp;
    f->path = NULL;
    if (skip) {
       f->arc = NULL;
@@ -425,14 +472,18 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
       UInt *a = active_of(t, to);
       CP_Fn *ctx = to;
       ++*a;
+      if (CP_(separate_callers_on)) {
+         fn_push(t, to);
+         ctx = top_ctx(t);
+      }
       if (to->max_rec > 1)
-         ctx = CP_(fn_level)(to, *a < to->max_rec ? *a : to->max_rec);
+         ctx = CP_(fn_level)(ctx, *a < to->max_rec ? *a : to->max_rec);
       f->arc = arc_get(src.ctx, src.instr, ctx, target);
       if (t->collect)
          f->arc->count++;
       if (t->path) {
          if (t->path == t->root && t->root->fn == NULL)
-            t->root->fn = src.ctx && src.ctx->base ? src.ctx->base
+            t->root->fn = src.ctx && src.ctx->func ? src.ctx->func
                                                    : src.ctx;
          f->path = t->path = path_get(t->path, to, NULL);
       }
@@ -472,10 +523,11 @@ static void pop(Thread *t)
    f = &t->stack[--t->sp];
    t->nonskipped = f->nonskipped;
    if (f->arc) {
-      CP_Fn *fn = f->arc->callee->base;
+      CP_Fn *fn = f->arc->callee->func;
       charge(t, f);
       if (f->path)
          t->path = f->path->parent;
+      t->fn_sp = f->fn_sp;
       --*active_of(t, fn);
       CP_(set_ctx)(ctx_at_level(t, f->saved_ctx));
       if (--fn->active == 0 && (fn->dump_after || fn->toggle))
@@ -514,8 +566,16 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
    }
    /* Callgrind's call and return emulated here leave one open call less
       of the function returning. */
-   if (CP_(cur_ctx)->base)
-      --*active_of(t, CP_(cur_ctx)->base);
+   if (CP_(cur_ctx)->func)
+      --*active_of(t, CP_(cur_ctx)->func);
+   if (CP_(separate_callers_on)) {
+      /* the function returning is replaced by the one returned to */
+      if (t->fn_sp > 0)
+         t->fn_sp--;
+      fn_push(t, to->fn);
+      CP_(set_ctx)(ctx_at_level(t, top_ctx(t)));
+      return;
+   }
    CP_(set_ctx)(ctx_at_level(t, to->fn));
 }
 
@@ -703,6 +763,9 @@ void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
    s->sys_count = t->sys_count;
    s->sys_no = t->sys_no;
    s->path = t->path;
+   s->fn_sp = t->fn_sp;
+   if (CP_(separate_callers_on))
+      fn_push(t, NULL);
 
    t->bottom = t->sp;
    t->skew = CP_(ir);
@@ -726,7 +789,7 @@ static void leave_signal(Thread *t)
       t->nonskipped = f->nonskipped;
       if (f->arc) {
          charge(t, f);
-         --*active_of(t, f->arc->callee->base);
+         --*active_of(t, f->arc->callee->func);
       }
    }
    if (t->path) {
@@ -736,6 +799,7 @@ static void leave_signal(Thread *t)
       t->path = s->path;
    }
    t->n_sig--;
+   t->fn_sp = s->fn_sp;
    CP_(set_ctx)(ctx_at_level(t, s->ctx));
    t->nonskipped = s->nonskipped;
    t->bottom = s->bottom;
@@ -827,6 +891,7 @@ void CP_(set_instrument)(Bool on)
          leave_signal(t);
       while (t->sp > 0)
          pop(t);
+      t->fn_sp = 0;
       t->sys_block = NULL;
       CP_(set_ctx)(NULL);
       CP_(thread_stop)(tid);

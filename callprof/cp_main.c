@@ -57,10 +57,11 @@ ULong        CP_(clo_dump_every_bb)    = 0;
 const HChar *CP_(clo_folded_out_file)  = NULL;
 static Bool glob(const HChar *p, const HChar *s);
 
-/* --separate-callers: accepted for Callgrind's command lines; not
-   implemented (see docs/callprof.md). */
+/* --separate-callers=N, and --separate-callers<N>=<f> (the last
+   matching pattern wins). */
 static Long  clo_separate_callers      = 0;
 static XArray *callers_patterns;
+Bool CP_(separate_callers_on)          = False;
 /* --separate-recs=N, and --separate-recs<N>=<f> (the last matching
    pattern wins). */
 static Long  clo_separate_recs         = 2;
@@ -74,6 +75,19 @@ UInt CP_(separate_recs_of)(const HChar *name)
    if (rec_patterns)
       for (i = 0; i < VG_(sizeXA)(rec_patterns); i++) {
          RecPattern *r = VG_(indexXA)(rec_patterns, i);
+         if (glob(r->pat, name))
+            n = r->n;
+      }
+   return (UInt)n;
+}
+
+UInt CP_(separate_callers_of)(const HChar *name)
+{
+   Word i;
+   Long n = clo_separate_callers;
+   if (callers_patterns)
+      for (i = 0; i < VG_(sizeXA)(callers_patterns); i++) {
+         RecPattern *r = VG_(indexXA)(callers_patterns, i);
          if (glob(r->pat, name))
             n = r->n;
       }
@@ -259,8 +273,8 @@ static void cp_print_usage(void)
 "        nsec       sysCount, sysTime, sysCpuTime (nanoseconds)\n"
 "\n   cost entity separation options:\n"
 "    --separate-threads=no|yes   one file per thread (-01, -02 ...) [no]\n"
-"    --separate-callers=<n>      accepted, not implemented [0]\n"
-"    --separate-callers<n>=<f>   accepted, not implemented\n"
+"    --separate-callers=<n>      callers kept apart (fn'caller ...) [0]\n"
+"    --separate-callers<n>=<f>   the same for function <f>\n"
 "    --separate-recs=<n>         recursion levels kept apart (fn'2 ...) [2]\n"
 "    --separate-recs<n>=<f>      the same for function <f>\n"
 "    --skip-plt=no|yes           count PLT code in its caller [yes]\n"
@@ -315,9 +329,8 @@ static void cp_post_clo_init(void)
 {
    set_translation();
    set_events();
-   if (clo_separate_callers > 0 || callers_patterns)
-      VG_(umsg)("callprof: --separate-callers is accepted but not "
-                "implemented: costs are not split by caller\n");
+   CP_(separate_callers_on) = clo_separate_callers > 0 ||
+                              callers_patterns != NULL;
    CP_(instrumenting) = CP_(clo_instr_atstart);
    CP_(calls_init)();
    CP_(thread_start)(1);
