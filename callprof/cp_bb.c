@@ -102,6 +102,23 @@ static CP_Fn *fn_get(const HChar *obj, const HChar *file, const HChar *name)
    return f;
 }
 
+/* A new context made from FROM (a function or a context) under NAME:
+   its own arcs and counts, registered among the functions. */
+static CP_Fn *new_context(const CP_Fn *from, HChar *name)
+{
+   CP_Fn *f = VG_(malloc)("cp.bb.new_context.1", sizeof *f);
+   *f = *from;
+   f->name = name;
+   f->key = hash_str(hash_str(hash_str(7, f->obj), f->file), name);
+   f->next = NULL;
+   f->arcs = NULL;
+   f->active = 0;
+   f->n = n_fns++;
+   f->levels = NULL;
+   VG_(HT_add_node)(fns, f);
+   return f;
+}
+
 /* A deeper recursion level: a copy of the function (or of a context
    with callers) under the name Callgrind writes, "fn'<level>", or
    "fn'<level>'caller1'caller2", with arcs of its own. */
@@ -117,21 +134,12 @@ CP_Fn *CP_(fn_level)(CP_Fn *base, UInt level)
                                  sizeof(CP_Fn *));
    if (base->levels[level])
       return base->levels[level];
-   f = VG_(malloc)("cp.bb.fn_level.2", sizeof *f);
-   *f = *base;
    name = VG_(malloc)("cp.bb.fn_level.3", VG_(strlen)(base->name) + 12);
    VG_(sprintf)(name, "%s'%u%s", base->func->name, level,
                 base->name + VG_(strlen)(base->func->name));
-   f->name = name;
-   f->key = hash_str(hash_str(hash_str(7, f->obj), f->file), name);
-   f->next = NULL;
-   f->arcs = NULL;
-   f->active = 0;
-   f->n = n_fns++;
+   f = new_context(base, name);
    f->level = level;
-   f->levels = NULL;
    base->levels[level] = f;
-   VG_(HT_add_node)(fns, f);
    return f;
 }
 
@@ -178,8 +186,6 @@ CP_Fn *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n)
           same_callers(node->ctx, callers, n))
          break;
    if (node == NULL) {
-      f = VG_(malloc)("cp.bb.callers_ctx.1", sizeof *f);
-      *f = *fn;
       len = VG_(strlen)(fn->name) + 1;
       for (i = 0; i < n; i++)
          len += VG_(strlen)(callers[i]->name) + 1;
@@ -187,20 +193,13 @@ CP_Fn *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n)
       len = VG_(sprintf)(name, "%s", fn->name);
       for (i = 0; i < n; i++)
          len += VG_(sprintf)(name + len, "'%s", callers[i]->name);
-      f->name = name;
-      f->key = hash_str(hash_str(hash_str(7, f->obj), f->file), name);
-      f->next = NULL;
-      f->arcs = NULL;
-      f->active = 0;
-      f->n = n_fns++;
+      f = new_context(fn, name);
       f->base = f;
       f->level = 1;
-      f->levels = NULL;
       f->n_callers = n;
       f->callers = VG_(malloc)("cp.bb.callers_ctx.3", n * sizeof(CP_Fn *));
       for (i = 0; i < n; i++)
          f->callers[i] = callers[i];
-      VG_(HT_add_node)(fns, f);
       node = VG_(malloc)("cp.bb.callers_ctx.4", sizeof *node);
       node->key = key;
       node->ctx = f;
