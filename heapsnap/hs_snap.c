@@ -217,15 +217,15 @@ static const HChar *root_label(void)
       : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.";
 }
 
-/* Counted site ids in the order the tree wants (by address arrays),
+/* The counted sites in the order the tree wants (by address arrays),
    sorted once for all the snapshots of a file. */
-static UInt *site_order;
-static UInt  n_site_order;
+static HS_Site **site_order;
+static UInt      n_site_order;
 
 static Int cmp_site_ips(const void *a, const void *b)
 {
-   const HS_Site *x = HS_(site_by_id)(*(const UInt *)a);
-   const HS_Site *y = HS_(site_by_id)(*(const UInt *)b);
+   const HS_Site *x = *(HS_Site *const *)a;
+   const HS_Site *y = *(HS_Site *const *)b;
    UInt i, n = x->n_ips < y->n_ips ? x->n_ips : y->n_ips;
    for (i = 0; i < n; i++)
       if (x->ips[i] != y->ips[i])
@@ -240,10 +240,11 @@ static void sort_sites(void)
       VG_(free)(site_order);
    n_site_order = HS_(n_counted_sites)();
    site_order = VG_(malloc)("hs.snap.order",
-                            (n_site_order ? n_site_order : 1) * sizeof(UInt));
+                            (n_site_order ? n_site_order : 1)
+                            * sizeof(HS_Site *));
    for (i = 0; i < n_site_order; i++)
-      site_order[i] = i;
-   VG_(ssort)(site_order, n_site_order, sizeof(UInt), cmp_site_ips);
+      site_order[i] = HS_(site_by_id)(i);
+   VG_(ssort)(site_order, n_site_order, sizeof(HS_Site *), cmp_site_ips);
 }
 
 static void write_snapshot(PW_Sink *out, UInt n, const Snapshot *s)
@@ -260,18 +261,17 @@ static void write_snapshot(PW_Sink *out, UInt n, const Snapshot *s)
                                          * sizeof(PW_MsStack));
    /* The sites counted when it was taken, in sorted order. */
    for (i = 0; i < n_site_order; i++) {
-      UInt id = site_order[i];
-      const HS_Site *site;
-      if (id >= s->n_tree)
+      const HS_Site *site = site_order[i];
+      if (site->id >= s->n_tree)
          continue;
-      site = HS_(site_by_id)(id);
       stacks[k].ips   = site->ips;
       stacks[k].n_ips = site->n_ips;
-      stacks[k].bytes = s->tree[id];
+      stacks[k].bytes = s->tree[site->id];
       k++;
    }
-   pw_ms_tree(out, stacks, s->n_tree, s->heap_B, s->extra_B, s->stacks_B,
-              HS_(clo_threshold), root_label(), pw_vg_describe_ip, NULL);
+   pw_ms_tree_sorted(out, stacks, s->n_tree, s->heap_B, s->extra_B,
+                     s->stacks_B, HS_(clo_threshold), root_label(),
+                     pw_vg_describe_ip, NULL);
    VG_(free)(stacks);
 }
 

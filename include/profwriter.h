@@ -146,8 +146,7 @@ typedef const char *(*PW_DescribeFn)(void *ctx, pw_addr ip, unsigned k,
                                      int *more);
 
 /* The allocation tree of a detailed snapshot.  STACKS is sorted by
-   address arrays, element by element (left alone if already so: a caller
-   writing many trees over the same stacks can sort them once).
+   address arrays, element by element (left alone if already so).
    The root line is "nK: HEAP_B ROOT_LABEL".  A group of stacks is shown
    when its bytes reach THRESHOLD percent of heap+extra+stacks; the rest at
    one level are merged into one "in N places, all below massif's
@@ -157,6 +156,14 @@ void pw_ms_tree(PW_Sink *s, PW_MsStack *stacks, unsigned n_stacks,
                 pw_u64 heap_B, pw_u64 extra_B, pw_u64 stacks_B,
                 double threshold, const char *root_label,
                 PW_DescribeFn describe, void *ctx);
+
+/* pw_ms_tree for STACKS the caller has sorted already: a caller writing
+   many trees over the same stacks sorts them once, and is spared even
+   the check (a compare of each neighbour pair, long for deep stacks). */
+void pw_ms_tree_sorted(PW_Sink *s, PW_MsStack *stacks, unsigned n_stacks,
+                       pw_u64 heap_B, pw_u64 extra_B, pw_u64 stacks_B,
+                       double threshold, const char *root_label,
+                       PW_DescribeFn describe, void *ctx);
 
 /* ------------------------------------------------------------------ */
 /* Callgrind format                                                    */

@@ -282,6 +282,20 @@ void pw_ms_tree(PW_Sink *s, PW_MsStack *stacks, unsigned n_stacks,
                 double threshold, const char *root_label,
                 PW_DescribeFn describe, void *ctx)
 {
+   unsigned i;
+   for (i = 1; i < n_stacks && cmp_stack(&stacks[i - 1], &stacks[i]) <= 0; i++)
+      ;
+   if (i < n_stacks)
+      PW_SORT(stacks, n_stacks, sizeof *stacks, cmp_stack);
+   pw_ms_tree_sorted(s, stacks, n_stacks, heap_B, extra_B, stacks_B,
+                     threshold, root_label, describe, ctx);
+}
+
+void pw_ms_tree_sorted(PW_Sink *s, PW_MsStack *stacks, unsigned n_stacks,
+                       pw_u64 heap_B, pw_u64 extra_B, pw_u64 stacks_B,
+                       double threshold, const char *root_label,
+                       PW_DescribeFn describe, void *ctx)
+{
    MsOut o;
    MsGroup *groups;
    unsigned n_groups, i;
@@ -296,11 +310,6 @@ void pw_ms_tree(PW_Sink *s, PW_MsStack *stacks, unsigned n_stacks,
    else
       o.sig_sz = (pw_u64)((heap_B + extra_B + stacks_B) * threshold / 100);
 
-   /* Callers writing many trees over the same stacks may sort once. */
-   for (i = 1; i < n_stacks && cmp_stack(&stacks[i - 1], &stacks[i]) <= 0; i++)
-      ;
-   if (i < n_stacks)
-      PW_SORT(stacks, n_stacks, sizeof *stacks, cmp_stack);
    groups = make_groups(0, stacks, n_stacks, o.sig_sz, &n_groups, &nomem);
 
    put_node_start(s, 0, n_groups, heap_B);

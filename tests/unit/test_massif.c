@@ -188,6 +188,28 @@ static void test_zero_heap(void)
    mem_free(&m);
 }
 
+static void test_presorted(void)
+{
+   /* pw_ms_tree sorts STACKS in place; given that order,
+      pw_ms_tree_sorted writes the same tree without sorting. */
+   PW_MsStack st[] = {
+      { s_e, 1, 5 }, { s_b, 2, 300 }, { s_c, 1, 190 }, { s_d, 2, 5 },
+      { s_a, 2, 500 },
+   };
+   static char buf[32];
+   const char *want;
+   PW_Sink s;
+   MemOut m, m2;
+
+   want = tree(st, 5, 1000, 0, 0, 1.0, &m);
+   CHECK(st[0].ips == s_a && st[1].ips == s_b && st[4].ips == s_e);
+   mem_init(&m2, &s, buf, sizeof buf);
+   pw_ms_tree_sorted(&s, st, 5, 1000, 0, 0, 1.0, ROOT, describe, NULL);
+   CHECK_STR(mem_str(&m2, &s), want);
+   mem_free(&m2);
+   mem_free(&m);
+}
+
 void test_massif(void)
 {
    test_header();
@@ -197,4 +219,5 @@ void test_massif(void)
    test_inlined();
    test_short_stack();
    test_zero_heap();
+   test_presorted();
 }
