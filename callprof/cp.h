@@ -197,9 +197,9 @@ typedef struct CP_Block {
    UShort          *run_len;  /* run -> instructions */
    ULong           *count;    /* run -> executions in its own function */
    CP_Foreign      *foreign;
-   /* The last foreign context the block ran in, and its counters: a
-      recursion level (fn'2) or a caller context runs its blocks again
-      and again in one context, so they skip the helper too. */
+   /* The last context the block ran in with shared counters (its own
+      function, a recursion level fn'2, a caller context), and those
+      counters: the inline check of cp_bb.c. */
    struct CP_Fn    *last_ctx;
    ULong           *last_count;
    UChar           *bus;      /* instruction -> atomic ops; NULL: none */
@@ -210,8 +210,21 @@ typedef struct CP_Block {
 /* Every block made so far (the dump walks them). */
 extern CP_Block *CP_(all_blocks);
 
-/* Guest instructions executed so far, all threads. */
+/* Guest instructions executed so far, all threads.  The running thread
+   counts its own in a slot of its shadow guest state (CP_CLOCK_SLOT, the
+   IRClock of include/ir_counter.h); CP_(ir_stopped) is the count as of
+   the last time a thread stopped running client code, when the core
+   calls CP_(clock_fold).  So CP_(ir) is exact whenever the tool runs
+   outside generated code, and the helpers called from generated code,
+   which are given the slot's value, set it with CP_(clock_at). */
 extern ULong CP_(ir);
+extern ULong CP_(ir_stopped);
+#define CP_CLOCK_SLOT 0
+static inline void CP_(clock_at)(ULong slot)
+{
+   CP_(ir) = CP_(ir_stopped) + slot;
+}
+void CP_(clock_fold)(ThreadId tid);
 
 /* The running thread's context (see above); NULL before its first
    block. */
@@ -269,10 +282,11 @@ typedef struct CP_Exit {
 } CP_Exit;
 
 /* The helper of such an exit, taken to TARGET with stack pointer SP. */
-VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp);
+VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
+                                    ULong clock);
 /* The helper at entry of block B when the context is not B's function:
    the counters to use. */
-VG_REGPARM(1) ULong *CP_(foreign_count)(CP_Block *b);
+VG_REGPARM(2) ULong *CP_(foreign_count)(CP_Block *b, ULong clock);
 
 /* --collect-bus: an atomic instruction ran (Ge). */
 VG_REGPARM(0) void CP_(bus_event)(void);

@@ -11,23 +11,26 @@
 
    What a block executes:
 
-      base = CP_(hot_ctx) == <block's function> ? <block's counters>
-           : CP_(hot_ctx) == <its last foreign context> ? <those counters>
-           :                                    CP_(foreign_count)(b)
-      per run r:           base[r]++ ; CP_(ir) += <run length>
+      base = CP_(hot_ctx) == b->last_ctx ? b->last_count
+           :                                 CP_(foreign_count)(b)
+      per run r:           base[r]++
+      per exit, and at the end:
+                           <clock slot> = <slot at entry> + <instrs so far>
       per exit that may change function (a call, a return, an indirect
       jump, a jump Callgrind takes as a call):
                            CP_(transition)(exit, target, SP)
       per system call:     CP_(sys_block) = b ; CP_(sys_count) = base
 
-   In the first line, each block also remembers the last foreign context
-   it ran in (a recursion level fn'2, a caller context) with its
-   counters, so a block running again and again in one such context
-   does not call the helper either: two loads, two compares and
-   conditional moves; the helper runs only when the context changes.  The run lines are
-   inline (no call).  The transitions are where Callgrind's per-block
-   helper does its real work; everything else it does per block is left
-   out.
+   In the first line each block remembers the last context it ran in
+   with shared counters (its own function, a recursion level fn'2, a
+   caller context) and those counters: a load, a compare and a
+   conditional move, the helper only when the context changed since the
+   block last ran.  A block runs again and again in one context (in a
+   deep recursion, every level from the second on is fn'2), so that is
+   rare.  The run lines are inline (no call).  The transitions are where
+   Callgrind's per-block helper does its real work; everything else it
+   does per block is left out.  All of it is written for size as much as
+   for speed: the translations are a good part of the tool's memory.
 
    Options add to this only when given: --collect-bus calls a helper at
    each atomic instruction.  --collect-jumps costs
@@ -50,6 +53,18 @@
 
 CP_Block *CP_(all_blocks);
 ULong     CP_(ir);
+ULong     CP_(ir_stopped);
+
+void CP_(clock_fold)(ThreadId tid)
+{
+   static const ULong zero = 0;
+   ULong n;
+   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, CP_CLOCK_SLOT, sizeof n);
+   VG_(set_shadow_regs_area)(tid, 1, CP_CLOCK_SLOT, sizeof zero,
+                             (const UChar *)&zero);
+   CP_(ir_stopped) += n;
+   CP_(ir) = CP_(ir_stopped);
+}
 CP_Fn    *CP_(cur_ctx);
 CP_Fn    *CP_(hot_ctx);
 CP_Fn     CP_(off_mark);
@@ -404,12 +419,15 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    hundred instructions. */
 static ULong discard[4096];
 
-VG_REGPARM(1) ULong *CP_(foreign_count)(CP_Block *b)
+VG_REGPARM(2) ULong *CP_(foreign_count)(CP_Block *b, ULong clock)
 {
-   CP_Fn *ctx = CP_(first_block_ctx)();
+   CP_Fn *ctx;
    CP_Foreign *f;
    UInt tid;
    Addr site;
+
+   CP_(clock_at)(clock);
+   ctx = CP_(first_block_ctx)();
 
    if (ctx == NULL) {
       /* A thread's (or a signal handler's) first block: Callgrind makes
@@ -422,8 +440,13 @@ VG_REGPARM(1) ULong *CP_(foreign_count)(CP_Block *b)
       return discard;
    }
    tid = CP_(cost_tid)();
-   if (ctx == b->loc->fn && tid == 1)
+   if (ctx == b->loc->fn && tid == 1) {
+      if (CP_(hot_ctx) == ctx) {
+         b->last_ctx = ctx;
+         b->last_count = b->count;
+      }
       return b->count;
+   }
    site = b->loc->fn->skip && ctx != b->loc->fn ? CP_(skipped_site)() : 0;
    for (f = b->foreign; f; f = f->next)
       if (f->ctx == ctx && f->site == site && f->tid == tid)
@@ -458,40 +481,30 @@ static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
    return IRExpr_RdTmp(t);
 }
 
-/* base = CP_(hot_ctx) == fn             ? b->count
-        : CP_(hot_ctx) == b->last_ctx  ? b->last_count
-        :                                CP_(foreign_count)(b)      */
-static IRTemp add_base(IRSB *out, CP_Block *b)
+/* base = CP_(hot_ctx) == b->last_ctx ? b->last_count
+                                      : CP_(foreign_count)(b, CLOCK) */
+static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
 {
    IRExpr *ctx = tmp_of(out, Ity_I64,
                         IRExpr_Load(Iend_LE, Ity_I64,
                                     mkIRExpr_HWord((HWord)&CP_(hot_ctx))));
-   IRExpr *other = tmp_of(out, Ity_I1,
-                          IRExpr_Binop(Iop_CmpNE64, ctx,
-                                       mkIRExpr_HWord((HWord)b->loc->fn)));
    IRExpr *last = tmp_of(out, Ity_I64,
                          IRExpr_Load(Iend_LE, Ity_I64,
                                      mkIRExpr_HWord((HWord)&b->last_ctx)));
-   IRExpr *not_last = tmp_of(out, Ity_I1,
-                             IRExpr_Binop(Iop_CmpNE64, ctx, last));
-   IRExpr *miss = tmp_of(out, Ity_I1,
-                         IRExpr_Binop(Iop_And1, other, not_last));
+   IRExpr *miss = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, ctx, last));
    IRExpr *last_count = tmp_of(out, Ity_I64,
                                IRExpr_Load(Iend_LE, Ity_I64,
                                            mkIRExpr_HWord((HWord)&b->last_count)));
-   IRExpr *foreign;
    IRTemp got = newIRTemp(out->tyenv, Ity_I64);
    IRTemp base = newIRTemp(out->tyenv, Ity_I64);
-   IRDirty *d = unsafeIRDirty_1_N(got, 1, "cp_foreign_count",
+   IRDirty *d = unsafeIRDirty_1_N(got, 2, "cp_foreign_count",
                                   VG_(fnptr_to_fnentry)(&CP_(foreign_count)),
-                                  mkIRExprVec_1(mkIRExpr_HWord((HWord)b)));
+                                  mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+                                                clock));
    d->guard = miss;
    addStmtToIRSB(out, IRStmt_Dirty(d));
-   foreign = tmp_of(out, Ity_I64,
-                    IRExpr_ITE(miss, IRExpr_RdTmp(got), last_count));
    addStmtToIRSB(out, IRStmt_WrTmp(base,
-                    IRExpr_ITE(other, foreign,
-                               mkIRExpr_HWord((HWord)b->count))));
+                    IRExpr_ITE(miss, IRExpr_RdTmp(got), last_count)));
    return base;
 }
 
@@ -504,10 +517,12 @@ static Bool jump_is_call(const CP_Block *b, Addr target)
    return to->is_entry || to->sect != b->loc->sect || to->di != b->loc->di;
 }
 
-/* The transition helper before an exit: GUARD NULL for the final exit. */
+/* The transition helper before an exit: GUARD NULL for the final exit;
+   CLOCK the instruction clock's slot there. */
 static void add_transition(IRSB *out, const VexGuestLayout *layout,
                            CP_Block *b, CP_Kind kind, Addr instr,
-                           Addr next_instr, IRExpr *target, IRExpr *guard)
+                           Addr next_instr, IRExpr *target, IRExpr *guard,
+                           IRExpr *clock)
 {
    CP_Exit *e = VG_(malloc)("cp.bb.exit.1", sizeof *e);
    IRExpr *sp = tmp_of(out, Ity_I64, IRExpr_Get(layout->offset_SP, Ity_I64));
@@ -519,7 +534,8 @@ static void add_transition(IRSB *out, const VexGuestLayout *layout,
    e->ret_addr = kind == CP_Call ? next_instr : 0;
    d = unsafeIRDirty_0_N(3, "cp_transition",
                          VG_(fnptr_to_fnentry)(&CP_(transition)),
-                         mkIRExprVec_3(mkIRExpr_HWord((HWord)e), target, sp));
+                         mkIRExprVec_4(mkIRExpr_HWord((HWord)e), target, sp,
+                                       clock));
    if (guard)
       d->guard = guard;
    addStmtToIRSB(out, IRStmt_Dirty(d));
@@ -548,6 +564,8 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    CP_Block *b;
    IRTemp base = IRTemp_INVALID;
    Bool run_open = False;
+   IRClock clock;
+   IRExpr *now;
    UInt r = 0;
    Addr instr = 0, next_instr = 0;
    CP_Kind kind;
@@ -564,6 +582,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
          addStmtToIRSB(out, in->stmts[s]);
       return out;
    }
+   ir_clock_init(&clock);
    b = find_block(closure->nraddr, in);
    if (b == NULL)
       b = new_block(closure->nraddr, in);
@@ -580,15 +599,16 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
       if (st->tag == Ist_IMark) {
          instr = (Addr)st->Ist.IMark.addr;
          next_instr = instr + st->Ist.IMark.len;
+         if (base == IRTemp_INVALID) {
+            ir_clock_begin(out, &clock, layout->total_sizeB + CP_CLOCK_SLOT);
+            base = add_base(out, b, IRExpr_RdTmp(clock.base));
+         }
+         ir_clock_tick(&clock);
          if (!run_open) {
-            IRExpr *addr;
-            if (base == IRTemp_INVALID)
-               base = add_base(out, b);
-            addr = tmp_of(out, Ity_I64,
+            IRExpr *addr = tmp_of(out, Ity_I64,
                           IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
                                        IRExpr_Const(IRConst_U64(8 * r))));
             ir_add_u64(out, addr, 1);
-            ir_add_u64(out, mkIRExpr_HWord((HWord)&CP_(ir)), b->run_len[r]);
             run_open = True;
          }
       } else if (st->tag == Ist_Exit) {
@@ -609,9 +629,11 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
                          IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), one))));
             }
          exit_no++;
+         now = ir_clock_now(out, &clock);
+         ir_clock_write(out, &clock, now);
          if (wants_transition(b, st->Ist.Exit.jk, dst, &kind))
             add_transition(out, layout, b, kind, instr, next_instr, dst,
-                           st->Ist.Exit.guard);
+                           st->Ist.Exit.guard, now);
          if (run_open) {
             r++;
             run_open = False;
@@ -620,8 +642,11 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
       addStmtToIRSB(out, st);
    }
 
+   now = ir_clock_now(out, &clock);
+   ir_clock_write(out, &clock, now);
    if (wants_transition(b, in->jumpkind, in->next, &kind))
-      add_transition(out, layout, b, kind, instr, next_instr, in->next, NULL);
+      add_transition(out, layout, b, kind, instr, next_instr, in->next, NULL,
+                     now);
    if (in->jumpkind == Ijk_Sys_syscall && base != IRTemp_INVALID) {
       addStmtToIRSB(out, IRStmt_Store(Iend_LE,
                        mkIRExpr_HWord((HWord)&CP_(sys_block)),

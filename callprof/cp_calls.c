@@ -583,9 +583,12 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
 /*--- Transitions                                          ---*/
 /*------------------------------------------------------------*/
 
-VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp)
+VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
+                                    ULong clock)
 {
-   Thread *t = current();
+   Thread *t;
+   CP_(clock_at)(clock);
+   t = current();
    CP_Loc *to = CP_(loc_of)(target);
    CP_Kind kind = e->kind;
    Bool ret_without_call = False, emulated = False;

@@ -350,6 +350,7 @@ static void cp_start_client_code(ThreadId tid, ULong blocks_done)
 
 static void cp_stop_client_code(ThreadId tid, ULong blocks_done)
 {
+   CP_(clock_fold)(tid);
    CP_(thread_stop)(tid);
 }
 

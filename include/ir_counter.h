@@ -1,4 +1,4 @@
-/* ir_counter.h: the one piece of instrumentation both tools share.
+/* ir_counter.h: the instrumentation both tools share: counters.
 
    Copyright (C) 2026 The heapsnap/callprof developers.
    SPDX-License-Identifier: GPL-2.0-or-later
@@ -9,8 +9,29 @@
 
    inline: a load, an add of a constant and a store, no helper call.
    heapsnap counts guest instructions with it (once per run of a
-   superblock), callprof its per-run counters and its instruction
-   clock. */
+   superblock, as Massif), callprof its per-run counters.
+
+   IRClock counts guest instructions in a slot of each thread's shadow
+   guest state instead (callprof's instruction clock), in less code:
+   however a superblock is left, the count is then the count it was
+   entered with plus the instructions passed on the way out, so the slot
+   is read once and written before each exit, never read back:
+
+      t0 = GET:I64(slot)                  ir_clock_begin, at the first IMark
+      ...                                 ir_clock_tick, at each IMark
+      PUT(slot) = t0 + n1                 ir_clock_write, before Exit(g)
+      if (g) goto ...
+      ...
+      PUT(slot) = t0 + n                  ir_clock_write, at the end
+
+   A write before an exit not taken is overwritten by a later one.  The
+   slot is addressed off the guest state pointer, so a write is an lea
+   and a short store, where an add to a global is two 64-bit address
+   constants, a load, an add and a store.  The tool folds each thread's
+   slot into its global count when the thread stops running client code
+   (the core's stop_client_code), so the global count is exact whenever
+   the tool runs outside generated code; its helpers called from
+   generated code are given the slot's value (ir_clock_now) instead. */
 
 #ifndef IR_COUNTER_H
 #define IR_COUNTER_H
@@ -27,6 +48,58 @@ static inline void ir_add_u64(IRSB *sb, IRExpr *addr, ULong delta)
                                        IRExpr_RdTmp(old),
                                        IRExpr_Const(IRConst_U64(delta)))));
    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(upd)));
+}
+
+typedef struct {
+   Int    slot;    /* guest state offset of the count */
+   IRTemp base;    /* the count when the superblock was entered */
+   ULong  n;       /* instructions passed since then */
+   ULong  written; /* N as of the last write */
+} IRClock;
+
+/* Nothing yet: ir_clock_begin comes at the first IMark. */
+static inline void ir_clock_init(IRClock *c)
+{
+   c->slot = -1;
+   c->base = IRTemp_INVALID;
+   c->n = c->written = 0;
+}
+
+static inline void ir_clock_begin(IRSB *sb, IRClock *c, Int slot)
+{
+   c->slot = slot;
+   c->base = newIRTemp(sb->tyenv, Ity_I64);
+   c->n = c->written = 0;
+   addStmtToIRSB(sb, IRStmt_WrTmp(c->base, IRExpr_Get(slot, Ity_I64)));
+}
+
+static inline void ir_clock_tick(IRClock *c)
+{
+   c->n++;
+}
+
+/* The count as of here (an atom). */
+static inline IRExpr *ir_clock_now(IRSB *sb, const IRClock *c)
+{
+   IRTemp now;
+   if (c->n == 0)
+      return IRExpr_RdTmp(c->base);
+   now = newIRTemp(sb->tyenv, Ity_I64);
+   addStmtToIRSB(sb, IRStmt_WrTmp(now, IRExpr_Binop(Iop_Add64,
+                    IRExpr_RdTmp(c->base), IRExpr_Const(IRConst_U64(c->n)))));
+   return IRExpr_RdTmp(now);
+}
+
+/* Before an exit, and at the end.  NOW: ir_clock_now's value here, or
+   NULL.  Nothing to write when no instruction has passed since the last
+   write: an exit right before the end leaves the slot as the end would
+   have it. */
+static inline void ir_clock_write(IRSB *sb, IRClock *c, IRExpr *now)
+{
+   if (c->n == c->written)
+      return;
+   addStmtToIRSB(sb, IRStmt_Put(c->slot, now ? now : ir_clock_now(sb, c)));
+   c->written = c->n;
 }
 
 #endif /* IR_COUNTER_H */
