@@ -56,6 +56,7 @@
    Ir less its children's. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -936,5 +937,12 @@ void CP_(calls_init)(void)
    arcs = VG_(HT_construct)("callprof arcs");
    if (CP_(clo_folded_out_file))
       paths = VG_(HT_construct)("callprof paths");
-   threads = VG_(calloc)("cp.calls.init.1", VG_N_THREADS, sizeof(Thread));
+   /* Fresh anonymous pages are zero (no thread exists) and cost nothing
+      until touched: a program with a few threads uses a page or two of
+      this, where a calloc would make every run pay for VG_N_THREADS
+      threads (128 KB). */
+   threads = VG_(am_shadow_alloc)(VG_N_THREADS * sizeof(Thread));
+   if (threads == NULL)
+      VG_(out_of_memory_NORETURN)("cp.calls.init.1",
+                                  VG_N_THREADS * sizeof(Thread));
 }
