@@ -20,8 +20,8 @@
    the start of every block to the few exits where it can matter:
 
      - Ir is counted per instruction, one counter increment per run of a
-       block (a run ends at a side exit), plus one global instruction
-       count per run for inclusive costs (CP_(ir)).
+       block (a run ends at a side exit), plus an instruction clock for
+       inclusive costs (CP_(ir), below), written before each exit.
      - Every thread has a context: the function Callgrind would charge
        the code it runs to, i.e. the function last entered by a call,
        not the function the code belongs to.  They differ after a jump

@@ -12,13 +12,13 @@
    What a block executes:
 
       base = CP_(hot_ctx) == b->last_ctx ? b->last_count
-           :                                 CP_(foreign_count)(b)
+           :                                 CP_(foreign_count)(b, clock)
       per run r:           base[r]++
       per exit, and at the end:
                            <clock slot> = <slot at entry> + <instrs so far>
       per exit that may change function (a call, a return, an indirect
       jump, a jump Callgrind takes as a call):
-                           CP_(transition)(exit, target, SP)
+                           CP_(transition)(exit, target, SP, clock)
       per system call:     CP_(sys_block) = b ; CP_(sys_count) = base
 
    In the first line each block remembers the last context it ran in
@@ -55,6 +55,16 @@ CP_Block *CP_(all_blocks);
 ULong     CP_(ir);
 ULong     CP_(ir_stopped);
 
+CP_Fn    *CP_(cur_ctx);
+CP_Fn    *CP_(hot_ctx);
+CP_Fn     CP_(off_mark);
+Bool      CP_(hot_ok) = True;
+Bool      CP_(instrumenting) = True;
+CP_Block *CP_(sys_block);
+ULong    *CP_(sys_count);
+
+/* The core stopped running thread TID's client code: its clock slot
+   goes into the global count (cp.h). */
 void CP_(clock_fold)(ThreadId tid)
 {
    static const ULong zero = 0;
@@ -65,17 +75,11 @@ void CP_(clock_fold)(ThreadId tid)
    CP_(ir_stopped) += n;
    CP_(ir) = CP_(ir_stopped);
 }
-CP_Fn    *CP_(cur_ctx);
-CP_Fn    *CP_(hot_ctx);
-CP_Fn     CP_(off_mark);
-Bool      CP_(hot_ok) = True;
-Bool      CP_(instrumenting) = True;
-CP_Block *CP_(sys_block);
-ULong    *CP_(sys_count);
 
 /*------------------------------------------------------------*/
 /*--- Functions                                            ---*/
 /*------------------------------------------------------------*/
+
 
 static VgHashTable *fns;
 static UInt         n_fns;

@@ -588,14 +588,14 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
                                     ULong clock)
 {
    Thread *t;
-   CP_(clock_at)(clock);
-   t = current();
    CP_Loc *to = CP_(loc_of)(target);
    CP_Kind kind = e->kind;
    Bool ret_without_call = False, emulated = False;
    Int popcount = 1;
    Site src;
 
+   CP_(clock_at)(clock);
+   t = current();
    src.ctx = CP_(cur_ctx);
    src.instr = e->instr;
    src.ret_addr = e->ret_addr;
