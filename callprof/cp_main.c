@@ -35,6 +35,7 @@
 
 #include "clo.h"
 #include "cp.h"
+#include "cp_cachesim.h"
 #include "profwriter.h"
 
 /*------------------------------------------------------------*/
@@ -230,6 +231,24 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
    else if (separate_option(arg, "--separate-recs", &clo_separate_recs,
                             &rec_patterns))
       ;
+   else if (clo_match(arg, "--cache-sim", &v) ||
+            clo_match(arg, "--simulate-cache", &v) ||
+            clo_match(arg, "--branch-sim", &v)) {
+      /* Callgrind's defaults are accepted, so that command lines that
+         spell them out keep working; simulating is issue 5's work. */
+      if (clo_bool(arg, v))
+         clo_reject(arg, "expected no (cache and branch simulation are "
+                         "not implemented yet)");
+   }
+   else if (clo_match(arg, "--I1", &v) || clo_match(arg, "--D1", &v) ||
+            clo_match(arg, "--LL", &v) || clo_match(arg, "--L2", &v)) {
+      /* Checked as Callgrind checks them, and, as there without cache
+         simulation, not used. */
+      CS_Geometry g;
+      const HChar *err = cs_parse(v, &g);
+      if (err)
+         clo_reject(arg, err);
+   }
    else if (clo_match(arg, "--folded-out-file", &v)) {
       const HChar *err = pw_template_check(v);
       if (err)
@@ -279,7 +298,13 @@ static void cp_print_usage(void)
 "    --separate-recs<n>=<f>      the same for function <f>\n"
 "    --skip-plt=no|yes           count PLT code in its caller [yes]\n"
 "    --fn-skip=<func>            count function in its caller\n"
-"    (<func>: a function name; * and ? are wildcards)\n");
+"    (<func>: a function name; * and ? are wildcards)\n"
+"\n   simulation options (Callgrind's; simulation is not implemented yet):\n"
+"    --cache-sim=no              (--simulate-cache=no too) [no]\n"
+"    --branch-sim=no             [no]\n"
+"    --I1=<size>,<assoc>,<line_size>  checked, not used yet\n"
+"    --D1=<size>,<assoc>,<line_size>  checked, not used yet\n"
+"    --LL=<size>,<assoc>,<line_size>  checked, not used yet\n");
 }
 
 static void cp_print_debug_usage(void)
