@@ -95,12 +95,47 @@ Bool CP_(fn_matches)(Int kind, const HChar *name);
 /*--- Events                                               ---*/
 /*------------------------------------------------------------*/
 
-/* Ir always first; then, by option and in Callgrind's order, Ge
-   (--collect-bus) and sysCount sysTime [sysCpuTime] (--collect-systime).
-   CP_(ev_ge), CP_(ev_sys) are their indices, -1 when off. */
-#define CP_MAX_EV 5
+/* Ir always first; then, by option and in Callgrind's order, the cache
+   events Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw (--cache-sim, at the
+   indices CP_EV_DR ... below), Ge (--collect-bus) and sysCount sysTime
+   [sysCpuTime] (--collect-systime).  CP_(ev_ge), CP_(ev_sys) are their
+   indices, -1 when off. */
+#define CP_MAX_EV 13
 extern Int CP_(n_ev), CP_(ev_ge), CP_(ev_sys);
 extern const HChar *CP_(ev_name)[CP_MAX_EV];
+enum { CP_EV_DR = 1, CP_EV_DW, CP_EV_I1MR, CP_EV_D1MR, CP_EV_D1MW,
+       CP_EV_ILMR, CP_EV_DLMR, CP_EV_DLMW };
+
+/*------------------------------------------------------------*/
+/*--- Cache simulation (cp_sim.c)                          ---*/
+/*------------------------------------------------------------*/
+
+extern Bool CP_(clo_cache_sim);
+/* --cache-sim, --simulate-cache, --branch-sim, --I1, --D1, --LL. */
+Bool CP_(sim_option)(const HChar *arg);
+void CP_(sim_post_clo_init)(void);
+/* "I1 cache: ...", K 0..2 for I1, D1, LL. */
+const HChar *CP_(sim_desc)(Int k);
+/* Data accesses are cut to this size, as Callgrind cuts them. */
+UInt CP_(sim_min_line)(void);
+/* The caches back to their start. */
+void CP_(sim_clear)(void);
+/* An instruction as the helpers see it: OFF is the index of its nine
+   counters in its block's counter array (cp_sim.c has the layout). */
+typedef struct {
+   Addr addr;
+   UInt len;
+   UInt off;
+} CP_SimInstr;
+#define CP_SIM_SLOTS 9
+VG_REGPARM(2) void CP_(sim_fetch)(const CP_SimInstr *ii, ULong *base);
+VG_REGPARM(3) void CP_(sim_read)(const CP_SimInstr *ii, ULong *base,
+                                 Addr a, UWord size);
+VG_REGPARM(3) void CP_(sim_write)(const CP_SimInstr *ii, ULong *base,
+                                  Addr a, UWord size);
+/* The running thread's events to add to, NULL while it does not
+   collect (cp_calls.c). */
+ULong *CP_(collect_ev)(void);
 
 /*------------------------------------------------------------*/
 /*--- Functions and blocks (cp_bb.c)                       ---*/
@@ -203,6 +238,8 @@ typedef struct CP_Block {
    struct CP_Fn    *last_ctx;
    ULong           *last_count;
    UChar           *bus;      /* instruction -> atomic ops; NULL: none */
+   CP_SimInstr     *sim;      /* --cache-sim: per instruction */
+   UInt             sim_off;  /* the first of the simulation's counters */
    CP_JumpExit     *jumps;
    UInt             n_jumps;
 } CP_Block;

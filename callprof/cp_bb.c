@@ -372,8 +372,6 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    b->instr_addr = VG_(malloc)("cp.bb.new_block.2", (n ? n : 1) * sizeof(Addr));
    b->run_of = VG_(malloc)("cp.bb.new_block.3", (n ? n : 1) * sizeof(UShort));
    b->run_len = VG_(calloc)("cp.bb.new_block.4", runs, sizeof(UShort));
-   b->count = VG_(calloc)("cp.bb.new_block.5", runs + n_exits,
-                          sizeof(ULong));
    if (has_bus && CP_(clo_collect_bus))
       b->bus = VG_(calloc)("cp.bb.new_block.6", n, 1);
    if (CP_(clo_collect_jumps))
@@ -411,6 +409,25 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
       add_jump(b, in->jumpkind, in->next, b->instr_addr[n - 1], r - 1,
                False, -1, last_side);
    b->n_slots = b->n_runs + b->n_jumps;
+   if (CP_(clo_cache_sim)) {
+      UInt k = 0;
+      b->sim_off = b->n_slots;
+      b->n_slots += n * CP_SIM_SLOTS;
+      b->sim = VG_(malloc)("cp.bb.new_block.8",
+                           (n ? n : 1) * sizeof(CP_SimInstr));
+      for (s = 0; s < in->stmts_used; s++) {
+         const IRStmt *st = in->stmts[s];
+         if (st->tag != Ist_IMark)
+            continue;
+         b->sim[k].addr = (Addr)st->Ist.IMark.addr;
+         /* An instruction VEX could not decode has length 0: Callgrind
+            takes it as 1. */
+         b->sim[k].len = st->Ist.IMark.len ? st->Ist.IMark.len : 1;
+         b->sim[k].off = b->sim_off + k * CP_SIM_SLOTS;
+         k++;
+      }
+   }
+   b->count = VG_(calloc)("cp.bb.new_block.5", b->n_slots, sizeof(ULong));
 
    VG_(HT_add_node)(blocks_by_addr, b);
    b->all_next = CP_(all_blocks);
@@ -512,6 +529,138 @@ static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
    return base;
 }
 
+/* --cache-sim: the simulation's helpers, one per instruction fetch and
+   per data access, in program order (cp_sim.c).  A read is held back
+   until the next event, so that a write of the same size to the same
+   address by the same instruction can take its place: Callgrind counts
+   such a read-modify-write as one write. */
+typedef struct {
+   CP_Block *b;
+   IRTemp    base;
+   Int       instr;        /* the current instruction's index */
+   Bool      pending;      /* a read held back: */
+   Int       p_instr;
+   IRExpr   *p_addr;
+   UInt      p_size;
+} SimEmit;
+
+static void sim_call(IRSB *out, const SimEmit *se, Int instr, Bool write,
+                     IRExpr *addr, UInt size, IRExpr *guard)
+{
+   IRExpr *ii = mkIRExpr_HWord((HWord)&se->b->sim[instr]);
+   IRDirty *d;
+   if (addr == NULL)
+      d = unsafeIRDirty_0_N(2, "cp_sim_fetch",
+                            VG_(fnptr_to_fnentry)(&CP_(sim_fetch)),
+                            mkIRExprVec_2(ii, IRExpr_RdTmp(se->base)));
+   else
+      d = unsafeIRDirty_0_N(3, write ? "cp_sim_write" : "cp_sim_read",
+                            VG_(fnptr_to_fnentry)(write ? &CP_(sim_write)
+                                                        : &CP_(sim_read)),
+                            mkIRExprVec_4(ii, IRExpr_RdTmp(se->base), addr,
+                                          mkIRExpr_HWord(size)));
+   if (guard)
+      d->guard = guard;
+   addStmtToIRSB(out, IRStmt_Dirty(d));
+}
+
+static void sim_flush(IRSB *out, SimEmit *se)
+{
+   if (se->pending)
+      sim_call(out, se, se->p_instr, False, se->p_addr, se->p_size, NULL);
+   se->pending = False;
+}
+
+/* Accesses wider than the smallest line are cut to it, as Callgrind
+   cuts them, so that none straddles more than two lines. */
+static UInt sim_size(UInt size)
+{
+   UInt max = CP_(sim_min_line)();
+   return size > max ? max : size;
+}
+
+static void sim_read(IRSB *out, SimEmit *se, IRExpr *addr, UInt size)
+{
+   sim_flush(out, se);
+   se->pending = True;
+   se->p_instr = se->instr;
+   se->p_addr = addr;
+   se->p_size = sim_size(size);
+}
+
+static void sim_write(IRSB *out, SimEmit *se, IRExpr *addr, UInt size)
+{
+   size = sim_size(size);
+   if (se->pending && se->p_instr == se->instr && se->p_size == size
+       && eqIRAtom(se->p_addr, addr))
+      se->pending = False;
+   else
+      sim_flush(out, se);
+   sim_call(out, se, se->instr, True, addr, size, NULL);
+}
+
+/* The data accesses of statement ST, if any. */
+static void sim_stmt(IRSB *out, SimEmit *se, const IRSB *in, const IRStmt *st)
+{
+   switch (st->tag) {
+   case Ist_WrTmp:
+      if (st->Ist.WrTmp.data->tag == Iex_Load)
+         sim_read(out, se, st->Ist.WrTmp.data->Iex.Load.addr,
+                  sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty));
+      break;
+   case Ist_Store:
+      sim_write(out, se, st->Ist.Store.addr,
+                sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.Store.data)));
+      break;
+   case Ist_StoreG: {
+      const IRStoreG *sg = st->Ist.StoreG.details;
+      sim_flush(out, se);
+      sim_call(out, se, se->instr, True, sg->addr,
+               sim_size(sizeofIRType(typeOfIRExpr(in->tyenv, sg->data))),
+               sg->guard);
+      break;
+   }
+   case Ist_LoadG: {
+      const IRLoadG *lg = st->Ist.LoadG.details;
+      IRType ty = Ity_INVALID, wide = Ity_INVALID;
+      typeOfIRLoadGOp(lg->cvt, &wide, &ty);
+      sim_flush(out, se);
+      sim_call(out, se, se->instr, False, lg->addr,
+               sim_size(sizeofIRType(ty)), lg->guard);
+      break;
+   }
+   case Ist_Dirty: {
+      const IRDirty *d = st->Ist.Dirty.details;
+      if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+         sim_read(out, se, d->mAddr, d->mSize);
+      if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+         sim_write(out, se, d->mAddr, d->mSize);
+      break;
+   }
+   case Ist_CAS: {
+      const IRCAS *cas = st->Ist.CAS.details;
+      UInt size = sizeofIRType(typeOfIRExpr(in->tyenv, cas->dataLo));
+      if (cas->dataHi != NULL)
+         size *= 2;
+      sim_read(out, se, cas->addr, size);
+      sim_write(out, se, cas->addr, size);
+      break;
+   }
+   case Ist_LLSC:
+      if (st->Ist.LLSC.storedata == NULL) {
+         sim_read(out, se, st->Ist.LLSC.addr,
+                  sizeofIRType(typeOfIRTemp(in->tyenv, st->Ist.LLSC.result)));
+         sim_flush(out, se);
+      } else
+         sim_write(out, se, st->Ist.LLSC.addr,
+                   sizeofIRType(typeOfIRExpr(in->tyenv,
+                                             st->Ist.LLSC.storedata)));
+      break;
+   default:
+      break;
+   }
+}
+
 /* Whether Callgrind would take a jump from block B to TARGET as a call
    (bbcc.c: into another object or section kind, or to a function's
    first instruction). */
@@ -568,6 +717,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    CP_Block *b;
    IRTemp base = IRTemp_INVALID;
    Bool run_open = False;
+   SimEmit se;
    IRClock clock;
    IRExpr *now;
    UInt r = 0;
@@ -590,6 +740,9 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    b = find_block(closure->nraddr, in);
    if (b == NULL)
       b = new_block(closure->nraddr, in);
+   se.b = b;
+   se.instr = -1;
+   se.pending = False;
 
    for (; s < in->stmts_used; s++) {
       IRStmt *st = in->stmts[s];
@@ -615,9 +768,17 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
             ir_add_u64(out, addr, 1);
             run_open = True;
          }
+         if (b->sim) {
+            sim_flush(out, &se);
+            se.base = base;
+            se.instr++;
+            sim_call(out, &se, se.instr, False, NULL, 0, NULL);
+         }
       } else if (st->tag == Ist_Exit) {
          IRExpr *dst = IRExpr_Const(st->Ist.Exit.dst);
          UInt j;
+         if (b->sim)
+            sim_flush(out, &se);
          for (j = 0; j < b->n_jumps && base != IRTemp_INVALID; j++)
             if (b->jumps[j].cond && b->jumps[j].exit_no == exit_no) {
                IRExpr *addr = tmp_of(out, Ity_I64,
@@ -642,10 +803,13 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
             r++;
             run_open = False;
          }
-      }
+      } else if (b->sim && se.instr >= 0)
+         sim_stmt(out, &se, in, st);
       addStmtToIRSB(out, st);
    }
 
+   if (b->sim)
+      sim_flush(out, &se);
    now = ir_clock_now(out, &clock);
    ir_clock_write(out, &clock, now);
    if (wants_transition(b, in->jumpkind, in->next, &kind))

@@ -730,6 +730,12 @@ static void sys_time(Thread *t)
                      b->instr_addr[b->n_instrs - 1], ev);
 }
 
+ULong *CP_(collect_ev)(void)
+{
+   Thread *t = current();
+   return t->collect ? t->ev : NULL;
+}
+
 VG_REGPARM(0) void CP_(bus_event)(void)
 {
    Thread *t = current();

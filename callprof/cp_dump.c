@@ -110,6 +110,18 @@ static void add_costs(Cost *v, UInt *n, CP_Block *b, CP_Fn *fn, Addr site,
       for (k = 0; k < CP_MAX_EV; k++)
          v[*n].ev[k] = 0;
       v[*n].ev[0] = c;
+      if (b->sim) {
+         /* cp_sim.c's nine counters per instruction, into the events */
+         const ULong *sc = count + b->sim[i].off;
+         v[*n].ev[CP_EV_DR]   = sc[3];
+         v[*n].ev[CP_EV_DW]   = sc[6];
+         v[*n].ev[CP_EV_I1MR] = sc[1];
+         v[*n].ev[CP_EV_D1MR] = sc[4];
+         v[*n].ev[CP_EV_D1MW] = sc[7];
+         v[*n].ev[CP_EV_ILMR] = sc[2];
+         v[*n].ev[CP_EV_DLMR] = sc[5];
+         v[*n].ev[CP_EV_DLMW] = sc[8];
+      }
       if (b->bus && CP_(ev_ge) >= 0)
          v[*n].ev[CP_(ev_ge)] = c * b->bus[i];
       (*n)++;
@@ -362,7 +374,7 @@ static void write_file(const HChar *trigger, UInt tid)
 {
    HChar path[4096], cmd[4096], file[4096], file2[4096], cur[4096];
    HChar trig[4096];
-   const char *desc[1];
+   const char *desc[4];
    const char *err;
    PW_CgHeader h;
    PW_File *f;
@@ -396,14 +408,17 @@ static void write_file(const HChar *trigger, UInt tid)
    pw_vg_client_cmd(cmd, sizeof cmd);
    VG_(snprintf)(trig, sizeof trig, "Trigger: %s",
                  trigger ? trigger : "Program termination");
-   desc[0] = trig;
    VG_(memset)(&h, 0, sizeof h);
+   h.n_desc = 0;
+   if (CP_(clo_cache_sim))
+      for (k = 0; k < 3; k++)
+         desc[h.n_desc++] = CP_(sim_desc)(k);
+   desc[h.n_desc++] = trig;
    h.creator = "callprof-" PACKAGE_VERSION;
    h.pid = VG_(getpid)();
    h.cmd = cmd;
    h.part = out_counter;
    h.desc = desc;
-   h.n_desc = 1;
    h.pos_instr = CP_(clo_dump_instr);
    h.pos_line = CP_(clo_dump_line) || !CP_(clo_dump_instr);
    h.events = CP_(ev_name);

@@ -35,7 +35,6 @@
 
 #include "clo.h"
 #include "cp.h"
-#include "cp_cachesim.h"
 #include "profwriter.h"
 
 /*------------------------------------------------------------*/
@@ -231,24 +230,8 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
    else if (separate_option(arg, "--separate-recs", &clo_separate_recs,
                             &rec_patterns))
       ;
-   else if (clo_match(arg, "--cache-sim", &v) ||
-            clo_match(arg, "--simulate-cache", &v) ||
-            clo_match(arg, "--branch-sim", &v)) {
-      /* Callgrind's defaults are accepted, so that command lines that
-         spell them out keep working; simulating is issue 5's work. */
-      if (clo_bool(arg, v))
-         clo_reject(arg, "expected no (cache and branch simulation are "
-                         "not implemented yet)");
-   }
-   else if (clo_match(arg, "--I1", &v) || clo_match(arg, "--D1", &v) ||
-            clo_match(arg, "--LL", &v) || clo_match(arg, "--L2", &v)) {
-      /* Checked as Callgrind checks them, and, as there without cache
-         simulation, not used. */
-      CS_Geometry g;
-      const HChar *err = cs_parse(v, &g);
-      if (err)
-         clo_reject(arg, err);
-   }
+   else if (CP_(sim_option)(arg))
+      ;
    else if (clo_match(arg, "--folded-out-file", &v)) {
       const HChar *err = pw_template_check(v);
       if (err)
@@ -299,12 +282,13 @@ static void cp_print_usage(void)
 "    --skip-plt=no|yes           count PLT code in its caller [yes]\n"
 "    --fn-skip=<func>            count function in its caller\n"
 "    (<func>: a function name; * and ? are wildcards)\n"
-"\n   simulation options (Callgrind's; simulation is not implemented yet):\n"
-"    --cache-sim=no              (--simulate-cache=no too) [no]\n"
-"    --branch-sim=no             [no]\n"
-"    --I1=<size>,<assoc>,<line_size>  checked, not used yet\n"
-"    --D1=<size>,<assoc>,<line_size>  checked, not used yet\n"
-"    --LL=<size>,<assoc>,<line_size>  checked, not used yet\n");
+"\n   cache simulation options:\n"
+"    --cache-sim=no|yes          simulate I1, D1 and LL caches [no]\n"
+"                                (--simulate-cache is accepted too)\n"
+"    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
+"    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
+"    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
+"    --branch-sim=no             [no] (branch simulation: not yet)\n");
 }
 
 static void cp_print_debug_usage(void)
@@ -333,10 +317,18 @@ static void set_translation(void)
 Int          CP_(n_ev), CP_(ev_ge) = -1, CP_(ev_sys) = -1;
 const HChar *CP_(ev_name)[CP_MAX_EV];
 
-/* Callgrind's event order: Ir, Ge, sysCount sysTime sysCpuTime. */
+/* Callgrind's event order: Ir, the cache events, Ge, sysCount sysTime
+   sysCpuTime. */
 static void set_events(void)
 {
    CP_(ev_name)[CP_(n_ev)++] = "Ir";
+   if (CP_(clo_cache_sim)) {
+      static const HChar *const cache_ev[] = {
+         "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw" };
+      Int k;
+      for (k = 0; k < 8; k++)
+         CP_(ev_name)[CP_(n_ev)++] = cache_ev[k];
+   }
    if (CP_(clo_collect_bus)) {
       CP_(ev_ge) = CP_(n_ev);
       CP_(ev_name)[CP_(n_ev)++] = "Ge";
@@ -354,6 +346,7 @@ static void cp_post_clo_init(void)
 {
    set_translation();
    set_events();
+   CP_(sim_post_clo_init)();
    CP_(separate_callers_on) = clo_separate_callers > 0 ||
                               callers_patterns != NULL;
    CP_(instrumenting) = CP_(clo_instr_atstart);

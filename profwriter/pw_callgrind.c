@@ -179,19 +179,19 @@ static void put_name(PW_Cg *w, const char *key, CgName *e)
    pw_putc(s, '\n');
 }
 
-/* " 0 12" -- costs, space-separated, with trailing zeros left off but at
-   least one value, as Callgrind's mappingcost_as_string.  Written with a
+/* " 0 12 0" -- costs, space-separated, every event written.  Callgrind
+   leaves trailing zeros off (mappingcost_as_string), which the format
+   allows; but callgrind_annotate, annotating a source file whose lines
+   never reach the last events, then warns "Use of uninitialized value"
+   (it does so on Callgrind's own cache-simulation files).  Written with a
    leading space (they follow a position or a key). */
 static void put_costs(PW_Sink *s, const pw_u64 *c, unsigned n)
 {
-   unsigned i, last = 0;
+   unsigned i;
 
-   for (i = 1; i < n; i++)
-      if (c[i] != 0)
-         last = i;
-   for (i = 0; i <= last; i++) {
+   for (i = 0; i < n || i == 0; i++) {
       pw_putc(s, ' ');
-      pw_put_u64(s, n > 0 && c != NULL ? c[i] : 0);
+      pw_put_u64(s, i < n && c != NULL ? c[i] : 0);
    }
 }
 

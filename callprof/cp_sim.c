@@ -1,0 +1,250 @@
+/* cp_sim.c: cache simulation in callprof (--cache-sim=yes), Callgrind's.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   The model is cp_cachesim.c's (Callgrind's: I1, D1 and LL, LRU within
+   each set, write-allocate, an access straddling two lines counted
+   once).  This file configures it and counts its results:
+
+   Geometry.  As Callgrind (cachegrind/cg_arch.c): the core's detected
+   cache info gives I1 (level 1, instructions), D1 (level 1, data) and LL
+   (the unified cache of the last level); an LL whose set count is not a
+   power of two is adjusted (more ways, fewer sets, about the same size)
+   with a warning; --I1, --D1 and --LL replace what they name.  Without
+   cache info, Callgrind's defaults for the architecture, with its
+   warning.  The result goes into the profile as Callgrind writes it:
+      desc: I1 cache: 32768 B, 64 B, 8-way associative
+
+   Events.  With simulation the events are Callgrind's
+      Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+   at indices 0..8 (CP_EV_DR...).  The instrumentation (cp_bb.c) calls a
+   helper per instruction fetch and per data access, in program order,
+   as Callgrind's queued events come out: a write of the same size to
+   the same address as the read just before it in one instruction (a
+   read-modify-write) is one write, as Callgrind counts it.  Each helper
+   is given the instruction's counters in the block's current context
+   (CP_SimInstr.off into the block's counter array, the same array its
+   run counters are in), nine per instruction:
+      [0] fetches  [1] I1mr  [2] ILmr      (the fetches are not used: Ir
+      [3] Dr       [4] D1mr  [5] DLmr       comes from the run counters)
+      [6] Dw       [7] D1mw  [8] DLmw
+   and adds the same events to the running thread's totals, from which
+   calls get their inclusive costs (cp_calls.c), while it collects.
+
+   Limits, as Callgrind's: virtual addresses, no TLB, no prefetcher, one
+   cache state for all threads (threads take turns, so their accesses
+   interleave as they ran). */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+
+#include "clo.h"
+#include "cp.h"
+#include "cp_cachesim.h"
+
+Bool CP_(clo_cache_sim) = False;
+
+enum { I1, D1, LL };
+static const HChar *const cache_name[3] = { "I1", "D1", "LL" };
+static CS_Geometry clo_geom[3];
+static Bool        clo_given[3];
+static CS_Geometry geom[3];
+static CS_Sim      sim;
+static HChar       desc_text[3][CS_DESC_SIZE + 16];
+static UInt        min_line;
+
+/*------------------------------------------------------------*/
+/*--- Options and geometry                                 ---*/
+/*------------------------------------------------------------*/
+
+Bool CP_(sim_option)(const HChar *arg)
+{
+   const HChar *v;
+   Int k;
+   if (clo_match(arg, "--cache-sim", &v) ||
+       clo_match(arg, "--simulate-cache", &v))
+      CP_(clo_cache_sim) = clo_bool(arg, v);
+   else if (clo_match(arg, "--branch-sim", &v)) {
+      if (clo_bool(arg, v))
+         clo_reject(arg, "expected no (branch simulation is not "
+                         "implemented yet)");
+   }
+   else if ((k = I1, clo_match(arg, "--I1", &v)) ||
+            (k = D1, clo_match(arg, "--D1", &v)) ||
+            (k = LL, clo_match(arg, "--LL", &v)) ||
+            (k = LL, clo_match(arg, "--L2", &v))) {
+      const HChar *err = cs_parse(v, &clo_geom[k]);
+      if (err)
+         clo_reject(arg, err);
+      clo_given[k] = True;
+   }
+   else
+      return False;
+   return True;
+}
+
+static const VexCache *find_cache(const VexCacheInfo *ci, VexCacheKind kind,
+                                  UInt level)
+{
+   UInt i;
+   for (i = 0; i < ci->num_caches; i++)
+      if (ci->caches[i].level == level && ci->caches[i].kind == kind)
+         return &ci->caches[i];
+   return NULL;
+}
+
+/* The machine's caches, as Callgrind reads them. */
+static void machine_caches(void)
+{
+   VexArchInfo vai;
+   const VexCacheInfo *ci;
+   const VexCache *i1, *d1, *ll;
+
+   VG_(machine_get_VexArchInfo)(NULL, &vai);
+   ci = &vai.hwcache_info;
+   i1 = find_cache(ci, INSN_CACHE, 1);
+   d1 = find_cache(ci, DATA_CACHE, 1);
+   ll = find_cache(ci, UNIFIED_CACHE, ci->num_levels);
+   if (ci->num_caches > 0 && ll == NULL)
+      VG_(dmsg)("warning: L2 cache not installed, ignore LL results.\n");
+   if (ll && ci->num_levels > 2)
+      VG_(dmsg)("warning: L%u cache found, using its data for the "
+                "LL simulation.\n", ci->num_levels);
+   if (i1 && d1 && ll && !i1->is_trace_cache) {
+      geom[I1] = (CS_Geometry){ (int)i1->sizeB, (int)i1->assoc,
+                                (int)i1->line_sizeB };
+      geom[D1] = (CS_Geometry){ (int)d1->sizeB, (int)d1->assoc,
+                                (int)d1->line_sizeB };
+      geom[LL] = (CS_Geometry){ (int)ll->sizeB, (int)ll->assoc,
+                                (int)ll->line_sizeB };
+      return;
+   }
+   /* Callgrind's defaults for amd64 and x86. */
+   geom[I1] = (CS_Geometry){ 65536, 2, 64 };
+   geom[D1] = (CS_Geometry){ 65536, 2, 64 };
+   geom[LL] = (CS_Geometry){ 262144, 8, 64 };
+   if (!(clo_given[I1] && clo_given[D1] && clo_given[LL]))
+      VG_(dmsg)("Warning: Cannot auto-detect cache config, using "
+                "defaults.\n         Run with -v to see.\n");
+}
+
+void CP_(sim_post_clo_init)(void)
+{
+   CS_Geometry before;
+   cs_word *tags;
+   Int k;
+
+   if (!CP_(clo_cache_sim))
+      return;
+   machine_caches();
+   before = geom[LL];
+   if (cs_tweak_ll(&geom[LL]) && (before.size != geom[LL].size ||
+                                  before.assoc != geom[LL].assoc)) {
+      VG_(dmsg)("warning: specified LL cache: line_size %d  assoc %d  "
+                "total_size %'d\n", before.line_size, before.assoc,
+                before.size);
+      VG_(dmsg)("warning: simulated LL cache: line_size %d  assoc %d  "
+                "total_size %'d\n", geom[LL].line_size, geom[LL].assoc,
+                geom[LL].size);
+   }
+   for (k = 0; k < 3; k++) {
+      const HChar *err = cs_check(&geom[k]);
+      if (err && !clo_given[k]) {
+         VG_(umsg)("callprof: the detected %s cache (%d B, %d-way, %d B "
+                   "lines) cannot be simulated: %s; give it with --%s=\n",
+                   cache_name[k], geom[k].size, geom[k].assoc,
+                   geom[k].line_size, err, cache_name[k]);
+         VG_(exit)(1);
+      }
+      if (clo_given[k])
+         geom[k] = clo_geom[k];
+   }
+   min_line = (UInt)geom[I1].line_size;
+   for (k = 1; k < 3; k++)
+      if ((UInt)geom[k].line_size < min_line)
+         min_line = (UInt)geom[k].line_size;
+   /* As Callgrind: a register-wide access must not straddle more than
+      two lines. */
+   if (min_line < VG_(machine_get_size_of_largest_guest_register)()) {
+      VG_(umsg)("callprof: cannot simulate lines of %u B: the smallest "
+                "line must hold the largest register (%u B)\n", min_line,
+                VG_(machine_get_size_of_largest_guest_register)());
+      VG_(exit)(1);
+   }
+      tags = VG_(malloc)("cp.sim.tags", (cs_tag_words(&geom[I1])
+                                      + cs_tag_words(&geom[D1])
+                                      + cs_tag_words(&geom[LL]))
+                                     * sizeof(cs_word));
+   cs_sim_init(&sim, &geom[I1], &geom[D1], &geom[LL], tags);
+   for (k = 0; k < 3; k++) {
+      Int n = VG_(sprintf)(desc_text[k], "%s cache: ", cache_name[k]);
+      cs_desc(&geom[k], desc_text[k] + n);
+   }
+   if (VG_(clo_verbosity) >= 2) {
+      VG_(umsg)("Cache configuration used:\n");
+      for (k = 0; k < 3; k++)
+         VG_(umsg)("  %s: %'d B, %d-way, %d B lines\n", cache_name[k],
+                   geom[k].size, geom[k].assoc, geom[k].line_size);
+   }
+}
+
+const HChar *CP_(sim_desc)(Int k)
+{
+   return desc_text[k];
+}
+
+UInt CP_(sim_min_line)(void)
+{
+   return min_line;
+}
+
+void CP_(sim_clear)(void)
+{
+   if (CP_(clo_cache_sim))
+      cs_sim_clear(&sim);
+}
+
+/*------------------------------------------------------------*/
+/*--- The helpers                                          ---*/
+/*------------------------------------------------------------*/
+
+/* Add an access of class K (0 fetch, 1 read, 2 write) with result R to
+   the instruction's counters C and to the thread's events. */
+static inline void count(CS_Result r, ULong *c, Int k)
+{
+   ULong *ev = CP_(collect_ev)();
+   static const Int base_ev[3] = { -1, CP_EV_DR, CP_EV_DW };
+   cs_count(r, (cs_u64 *)c);
+   if (ev == NULL)
+      return;
+   if (k > 0)
+      ev[base_ev[k]]++;
+   if (r >= CS_LL_HIT) {
+      ev[CP_EV_I1MR + k]++;
+      if (r >= CS_LL_MISS)
+         ev[CP_EV_ILMR + k]++;
+   }
+}
+
+VG_REGPARM(2) void CP_(sim_fetch)(const CP_SimInstr *ii, ULong *base)
+{
+   count(cs_ifetch(&sim, ii->addr, ii->len), base + ii->off, 0);
+}
+
+VG_REGPARM(3) void CP_(sim_read)(const CP_SimInstr *ii, ULong *base,
+                                 Addr a, UWord size)
+{
+   count(cs_dread(&sim, a, (unsigned)size), base + ii->off + 3, 1);
+}
+
+VG_REGPARM(3) void CP_(sim_write)(const CP_SimInstr *ii, ULong *base,
+                                  Addr a, UWord size)
+{
+   count(cs_dwrite(&sim, a, (unsigned)size), base + ii->off + 6, 2);
+}
