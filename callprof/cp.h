@@ -134,8 +134,8 @@ VG_REGPARM(3) void CP_(sim_read)(const CP_SimInstr *ii, ULong *base,
 VG_REGPARM(3) void CP_(sim_write)(const CP_SimInstr *ii, ULong *base,
                                   Addr a, UWord size);
 /* The running thread's events to add to, NULL while it does not
-   collect (cp_calls.c). */
-ULong *CP_(collect_ev)(void);
+   collect (kept by cp_calls.c). */
+extern ULong *CP_(sim_ev);
 
 /*------------------------------------------------------------*/
 /*--- Functions and blocks (cp_bb.c)                       ---*/

@@ -356,6 +356,7 @@ static void update_hot(Thread *t)
 {
    CP_(hot_ok) = t->collect &&
                  (!CP_(clo_separate_threads) || t - threads == 1);
+   CP_(sim_ev) = t->collect ? t->ev : NULL;
    CP_(set_ctx)(CP_(cur_ctx));
 }
 
@@ -728,12 +729,6 @@ static void sys_time(Thread *t)
       t->ev[k] += ev[k];
    CP_(add_sys_cost)(CP_(cur_ctx), CP_(cost_tid)(),
                      b->instr_addr[b->n_instrs - 1], ev);
-}
-
-ULong *CP_(collect_ev)(void)
-{
-   Thread *t = current();
-   return t->collect ? t->ev : NULL;
 }
 
 VG_REGPARM(0) void CP_(bus_event)(void)

@@ -48,7 +48,8 @@
 #include "cp.h"
 #include "cp_cachesim.h"
 
-Bool CP_(clo_cache_sim) = False;
+Bool   CP_(clo_cache_sim) = False;
+ULong *CP_(sim_ev);
 
 enum { I1, D1, LL };
 static const HChar *const cache_name[3] = { "I1", "D1", "LL" };
@@ -218,7 +219,7 @@ void CP_(sim_clear)(void)
    the instruction's counters C and to the thread's events. */
 static inline void count(CS_Result r, ULong *c, Int k)
 {
-   ULong *ev = CP_(collect_ev)();
+   ULong *ev = CP_(sim_ev);
    static const Int base_ev[3] = { -1, CP_EV_DR, CP_EV_DW };
    cs_count(r, (cs_u64 *)c);
    if (ev == NULL)
