@@ -128,6 +128,10 @@ typedef struct {
    UInt off;
 } CP_SimInstr;
 #define CP_SIM_SLOTS 9
+struct CP_Block;
+/* Whether instruction K of block B fetches from a line its predecessor
+   did not end in (else its fetch is a hit that changes nothing). */
+Bool CP_(sim_fetch_needed)(const struct CP_Block *b, UInt k);
 VG_REGPARM(2) void CP_(sim_fetch)(const CP_SimInstr *ii, ULong *base);
 VG_REGPARM(3) void CP_(sim_read)(const CP_SimInstr *ii, ULong *base,
                                  Addr a, UWord size);

@@ -772,7 +772,8 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
             sim_flush(out, &se);
             se.base = base;
             se.instr++;
-            sim_call(out, &se, se.instr, False, NULL, 0, NULL);
+            if (CP_(sim_fetch_needed)(b, se.instr))
+               sim_call(out, &se, se.instr, False, NULL, 0, NULL);
          }
       } else if (st->tag == Ist_Exit) {
          IRExpr *dst = IRExpr_Const(st->Ist.Exit.dst);

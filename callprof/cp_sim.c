@@ -205,6 +205,26 @@ UInt CP_(sim_min_line)(void)
    return min_line;
 }
 
+/* Whether the fetch of instruction K of block B needs simulating: not
+   when it lies in the line the fetch of instruction K-1 ended in.  That
+   fetch ran just before (instructions of a block run in a row) and left
+   its line most recently used in its I1 set, so this fetch would hit it
+   there, where a hit moves nothing and counts no miss.  Most fetches are
+   such, so most instructions call no fetch helper at all. */
+Bool CP_(sim_fetch_needed)(const CP_Block *b, UInt k)
+{
+   UInt bits = 0;
+   Addr first, last, prev;
+   while ((1u << bits) < (UInt)geom[I1].line_size)
+      bits++;
+   if (k == 0)
+      return True;
+   first = b->sim[k].addr >> bits;
+   last = (b->sim[k].addr + b->sim[k].len - 1) >> bits;
+   prev = (b->sim[k - 1].addr + b->sim[k - 1].len - 1) >> bits;
+   return first != prev || last != prev;
+}
+
 void CP_(sim_clear)(void)
 {
    if (CP_(clo_cache_sim))
