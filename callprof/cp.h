@@ -15,6 +15,10 @@
      cp_dump.c   writing the profile in Callgrind's format: dumps
                  (at exit, on client requests, --dump-before/after,
                  --dump-every-bb), zeroing, and folded stacks.
+     cp_sim.c    --cache-sim: the caches' geometry, and the helpers
+                 that run each fetch and data access through
+     cp_cachesim.c  the cache model (Callgrind's; plain C, also built on
+                 the host for its unit tests).
 
    The model is Callgrind's (callgrind/bbcc.c, setup_bbcc), moved from
    the start of every block to the few exits where it can matter:
@@ -97,20 +101,22 @@ Bool CP_(fn_matches)(Int kind, const HChar *name);
 
 /* Ir always first; then, by option and in Callgrind's order, the cache
    events Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw (--cache-sim, at the
-   indices CP_EV_DR ... below), Ge (--collect-bus) and sysCount sysTime
+   indices CP_EV_DR ... below; --simulate-wb adds ILdmr DLdmr DLdmw), Ge (--collect-bus) and sysCount sysTime
    [sysCpuTime] (--collect-systime).  CP_(ev_ge), CP_(ev_sys) are their
    indices, -1 when off. */
-#define CP_MAX_EV 13
+#define CP_MAX_EV 16
 extern Int CP_(n_ev), CP_(ev_ge), CP_(ev_sys);
 extern const HChar *CP_(ev_name)[CP_MAX_EV];
 enum { CP_EV_DR = 1, CP_EV_DW, CP_EV_I1MR, CP_EV_D1MR, CP_EV_D1MW,
-       CP_EV_ILMR, CP_EV_DLMR, CP_EV_DLMW };
+       CP_EV_ILMR, CP_EV_DLMR, CP_EV_DLMW,
+       CP_EV_ILDMR, CP_EV_DLDMR, CP_EV_DLDMW };    /* --simulate-wb */
 
 /*------------------------------------------------------------*/
 /*--- Cache simulation (cp_sim.c)                          ---*/
 /*------------------------------------------------------------*/
 
 extern Bool CP_(clo_cache_sim);
+extern Bool CP_(clo_simulate_wb);
 /* --cache-sim, --simulate-cache, --branch-sim, --I1, --D1, --LL. */
 Bool CP_(sim_option)(const HChar *arg);
 void CP_(sim_post_clo_init)(void);
@@ -127,7 +133,8 @@ typedef struct {
    UInt len;
    UInt off;
 } CP_SimInstr;
-#define CP_SIM_SLOTS 9
+/* Counters per instruction: 9, 12 with --simulate-wb. */
+extern UInt CP_(sim_slots);
 struct CP_Block;
 /* Whether instruction K of block B fetches from a line its predecessor
    did not end in (else its fetch is a hit that changes nothing). */

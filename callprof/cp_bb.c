@@ -412,7 +412,7 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    if (CP_(clo_cache_sim)) {
       UInt k = 0;
       b->sim_off = b->n_slots;
-      b->n_slots += n * CP_SIM_SLOTS;
+      b->n_slots += n * CP_(sim_slots);
       b->sim = VG_(malloc)("cp.bb.new_block.8",
                            (n ? n : 1) * sizeof(CP_SimInstr));
       for (s = 0; s < in->stmts_used; s++) {
@@ -423,7 +423,7 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
          /* An instruction VEX could not decode has length 0: Callgrind
             takes it as 1. */
          b->sim[k].len = st->Ist.IMark.len ? st->Ist.IMark.len : 1;
-         b->sim[k].off = b->sim_off + k * CP_SIM_SLOTS;
+         b->sim[k].off = b->sim_off + k * CP_(sim_slots);
          k++;
       }
    }

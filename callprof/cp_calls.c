@@ -877,8 +877,9 @@ void CP_(flush_open_calls)(UInt tid)
    }
 }
 
-/* Callgrind's set_instrument_state: translations are redone, and the
-   call stacks start afresh (their open calls are closed). */
+/* Callgrind's set_instrument_state: translations are redone, the
+   call stacks start afresh (their open calls are closed), and the
+   simulated caches start empty. */
 void CP_(set_instrument)(Bool on)
 {
    ThreadId tid;
@@ -886,6 +887,7 @@ void CP_(set_instrument)(Bool on)
    if (CP_(instrumenting) == on)
       return;
    CP_(instrumenting) = on;
+   CP_(sim_clear)();
    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "callprof");
    for (tid = 1; tid < VG_N_THREADS; tid++) {
       Thread *t = &threads[tid];

@@ -111,16 +111,18 @@ static void add_costs(Cost *v, UInt *n, CP_Block *b, CP_Fn *fn, Addr site,
          v[*n].ev[k] = 0;
       v[*n].ev[0] = c;
       if (b->sim) {
-         /* cp_sim.c's nine counters per instruction, into the events */
+         /* cp_sim.c's counters per instruction, into the events */
          const ULong *sc = count + b->sim[i].off;
-         v[*n].ev[CP_EV_DR]   = sc[3];
-         v[*n].ev[CP_EV_DW]   = sc[6];
-         v[*n].ev[CP_EV_I1MR] = sc[1];
-         v[*n].ev[CP_EV_D1MR] = sc[4];
-         v[*n].ev[CP_EV_D1MW] = sc[7];
-         v[*n].ev[CP_EV_ILMR] = sc[2];
-         v[*n].ev[CP_EV_DLMR] = sc[5];
-         v[*n].ev[CP_EV_DLMW] = sc[8];
+         UInt per = CP_(sim_slots) / 3, cl;   /* counters per class */
+         for (cl = 0; cl < 3; cl++) {         /* fetch, read, write */
+            const ULong *x = sc + cl * per;
+            if (cl > 0)
+               v[*n].ev[CP_EV_DR + cl - 1] = x[0];
+            v[*n].ev[CP_EV_I1MR + cl] = x[1];
+            v[*n].ev[CP_EV_ILMR + cl] = x[2];
+            if (per == 4)
+               v[*n].ev[CP_EV_ILDMR + cl] = x[3];
+         }
       }
       if (b->bus && CP_(ev_ge) >= 0)
          v[*n].ev[CP_(ev_ge)] = c * b->bus[i];

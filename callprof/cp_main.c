@@ -288,6 +288,8 @@ static void cp_print_usage(void)
 "    --I1=<size>,<assoc>,<line_size>  set I1 cache manually\n"
 "    --D1=<size>,<assoc>,<line_size>  set D1 cache manually\n"
 "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
+"    --simulate-wb=no|yes        count dirty LL misses (write-backs):\n"
+"                                ILdmr DLdmr DLdmw [no]\n"
 "    --branch-sim=no             [no] (branch simulation: not yet)\n");
 }
 
@@ -325,9 +327,13 @@ static void set_events(void)
    if (CP_(clo_cache_sim)) {
       static const HChar *const cache_ev[] = {
          "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw" };
+      static const HChar *const wb_ev[] = { "ILdmr", "DLdmr", "DLdmw" };
       Int k;
       for (k = 0; k < 8; k++)
          CP_(ev_name)[CP_(n_ev)++] = cache_ev[k];
+      if (CP_(clo_simulate_wb))
+         for (k = 0; k < 3; k++)
+            CP_(ev_name)[CP_(n_ev)++] = wb_ev[k];
    }
    if (CP_(clo_collect_bus)) {
       CP_(ev_ge) = CP_(n_ev);

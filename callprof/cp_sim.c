@@ -17,18 +17,24 @@
       desc: I1 cache: 32768 B, 64 B, 8-way associative
 
    Events.  With simulation the events are Callgrind's
-      Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
-   at indices 0..8 (CP_EV_DR...).  The instrumentation (cp_bb.c) calls a
-   helper per instruction fetch and per data access, in program order,
-   as Callgrind's queued events come out: a write of the same size to
+      Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw [ILdmr DLdmr DLdmw]
+   at indices 0..8 (CP_EV_DR...), and 9..11 with --simulate-wb (LL
+   misses that evict a dirty line: Callgrind's write-back model, in
+   which only LL keeps dirty lines).
+
+   The instrumentation (cp_bb.c) calls a helper per instruction fetch
+   and per data access, in program order, as Callgrind's queued events
+   come out (but for fetches that cannot change anything, see
+   CP_(sim_fetch_needed)): a write of the same size to
    the same address as the read just before it in one instruction (a
    read-modify-write) is one write, as Callgrind counts it.  Each helper
    is given the instruction's counters in the block's current context
    (CP_SimInstr.off into the block's counter array, the same array its
-   run counters are in), nine per instruction:
-      [0] fetches  [1] I1mr  [2] ILmr      (the fetches are not used: Ir
-      [3] Dr       [4] D1mr  [5] DLmr       comes from the run counters)
-      [6] Dw       [7] D1mw  [8] DLmw
+   run counters are in), three per class of access, four with
+   --simulate-wb:
+      fetch:  accesses  I1mr  ILmr  [ILdmr]   (the fetch count is not
+      read:   Dr        D1mr  DLmr  [DLdmr]    used: Ir comes from the
+      write:  Dw        D1mw  DLmw  [DLdmw]    run counters)
    and adds the same events to the running thread's totals, from which
    calls get their inclusive costs (cp_calls.c), while it collects.
 
@@ -49,6 +55,8 @@
 #include "cp_cachesim.h"
 
 Bool   CP_(clo_cache_sim) = False;
+Bool   CP_(clo_simulate_wb) = False;
+UInt   CP_(sim_slots) = 9;
 ULong *CP_(sim_ev);
 
 enum { I1, D1, LL };
@@ -71,6 +79,13 @@ Bool CP_(sim_option)(const HChar *arg)
    if (clo_match(arg, "--cache-sim", &v) ||
        clo_match(arg, "--simulate-cache", &v))
       CP_(clo_cache_sim) = clo_bool(arg, v);
+   else if (clo_match(arg, "--simulate-wb", &v))
+      CP_(clo_simulate_wb) = clo_bool(arg, v);
+   else if (clo_match(arg, "--simulate-hwpref", &v) ||
+            clo_match(arg, "--cacheuse", &v)) {
+      if (clo_bool(arg, v))
+         clo_reject(arg, "expected no (not implemented yet)");
+   }
    else if (clo_match(arg, "--branch-sim", &v)) {
       if (clo_bool(arg, v))
          clo_reject(arg, "expected no (branch simulation is not "
@@ -143,6 +158,7 @@ void CP_(sim_post_clo_init)(void)
 
    if (!CP_(clo_cache_sim))
       return;
+   CP_(sim_slots) = CP_(clo_simulate_wb) ? 12 : 9;
    machine_caches();
    before = geom[LL];
    if (cs_tweak_ll(&geom[LL]) && (before.size != geom[LL].size ||
@@ -236,7 +252,8 @@ void CP_(sim_clear)(void)
 /*------------------------------------------------------------*/
 
 /* Add an access of class K (0 fetch, 1 read, 2 write) with result R to
-   the instruction's counters C and to the thread's events. */
+   the instruction's counters C (those of its class) and to the thread's
+   events. */
 static inline void count(CS_Result r, ULong *c, Int k)
 {
    ULong *ev = CP_(sim_ev);
@@ -248,24 +265,37 @@ static inline void count(CS_Result r, ULong *c, Int k)
       ev[base_ev[k]]++;
    if (r >= CS_LL_HIT) {
       ev[CP_EV_I1MR + k]++;
-      if (r >= CS_LL_MISS)
+      if (r >= CS_LL_MISS) {
          ev[CP_EV_ILMR + k]++;
+         if (r == CS_LL_MISS_DIRTY)
+            ev[CP_EV_ILDMR + k]++;
+      }
    }
 }
 
+/* Each class's counters: 3 of them (access, L1 miss, LL miss), 4 with
+   --simulate-wb (and a dirty LL miss). */
+#define CLASS(k) ((k) * (CP_(sim_slots) / 3))
+
 VG_REGPARM(2) void CP_(sim_fetch)(const CP_SimInstr *ii, ULong *base)
 {
-   count(cs_ifetch(&sim, ii->addr, ii->len), base + ii->off, 0);
+   count(CP_(clo_simulate_wb) ? cs_ifetch_wb(&sim, ii->addr, ii->len)
+                              : cs_ifetch(&sim, ii->addr, ii->len),
+         base + ii->off, 0);
 }
 
 VG_REGPARM(3) void CP_(sim_read)(const CP_SimInstr *ii, ULong *base,
                                  Addr a, UWord size)
 {
-   count(cs_dread(&sim, a, (unsigned)size), base + ii->off + 3, 1);
+   count(CP_(clo_simulate_wb) ? cs_dread_wb(&sim, a, (unsigned)size)
+                              : cs_dread(&sim, a, (unsigned)size),
+         base + ii->off + CLASS(1), 1);
 }
 
 VG_REGPARM(3) void CP_(sim_write)(const CP_SimInstr *ii, ULong *base,
                                   Addr a, UWord size)
 {
-   count(cs_dwrite(&sim, a, (unsigned)size), base + ii->off + 6, 2);
+   count(CP_(clo_simulate_wb) ? cs_dwrite_wb(&sim, a, (unsigned)size)
+                              : cs_dwrite(&sim, a, (unsigned)size),
+         base + ii->off + CLASS(2), 2);
 }
