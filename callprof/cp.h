@@ -101,7 +101,8 @@ Bool CP_(fn_matches)(Int kind, const HChar *name);
 
 /* Ir always first; then, by option and in Callgrind's order, the cache
    events Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw (--cache-sim, at the
-   indices CP_EV_DR ... below; --simulate-wb adds ILdmr DLdmr DLdmw), Ge (--collect-bus) and sysCount sysTime
+   indices CP_EV_DR ... below; --simulate-wb adds ILdmr DLdmr DLdmw),
+   Bc Bcm Bi Bim (--branch-sim, from CP_(ev_bc)), Ge (--collect-bus) and sysCount sysTime
    [sysCpuTime] (--collect-systime).  CP_(ev_ge), CP_(ev_sys) are their
    indices, -1 when off. */
 #define CP_MAX_EV 16
@@ -117,6 +118,9 @@ enum { CP_EV_DR = 1, CP_EV_DW, CP_EV_I1MR, CP_EV_D1MR, CP_EV_D1MW,
 
 extern Bool CP_(clo_cache_sim);
 extern Bool CP_(clo_simulate_wb);
+extern Bool CP_(clo_branch_sim);
+/* The index of Bc (then Bcm Bi Bim) among the events; -1: none. */
+extern Int  CP_(ev_bc);
 /* --cache-sim, --simulate-cache, --branch-sim, --I1, --D1, --LL. */
 Bool CP_(sim_option)(const HChar *arg);
 void CP_(sim_post_clo_init)(void);
@@ -133,8 +137,9 @@ typedef struct {
    UInt len;
    UInt off;
 } CP_SimInstr;
-/* Counters per instruction: 9, 12 with --simulate-wb. */
-extern UInt CP_(sim_slots);
+/* Counters per instruction: the cache's (9, 12 with --simulate-wb),
+   then from CP_(sim_branch_off) the branches' (Bc Bcm Bi Bim). */
+extern UInt CP_(sim_slots), CP_(sim_branch_off);
 struct CP_Block;
 /* Whether instruction K of block B fetches from a line its predecessor
    did not end in (else its fetch is a hit that changes nothing). */
@@ -144,6 +149,12 @@ VG_REGPARM(3) void CP_(sim_read)(const CP_SimInstr *ii, ULong *base,
                                  Addr a, UWord size);
 VG_REGPARM(3) void CP_(sim_write)(const CP_SimInstr *ii, ULong *base,
                                   Addr a, UWord size);
+/* --branch-sim: a conditional branch, TAKEN or not; an indirect one to
+   DST. */
+VG_REGPARM(3) void CP_(sim_cond)(const CP_SimInstr *ii, ULong *base,
+                                 UWord taken);
+VG_REGPARM(3) void CP_(sim_ind)(const CP_SimInstr *ii, ULong *base,
+                                Addr dst);
 /* The running thread's events to add to, NULL while it does not
    collect (kept by cp_calls.c). */
 extern ULong *CP_(sim_ev);

@@ -409,7 +409,7 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
       add_jump(b, in->jumpkind, in->next, b->instr_addr[n - 1], r - 1,
                False, -1, last_side);
    b->n_slots = b->n_runs + b->n_jumps;
-   if (CP_(clo_cache_sim)) {
+   if (CP_(sim_slots) > 0) {
       UInt k = 0;
       b->sim_off = b->n_slots;
       b->n_slots += n * CP_(sim_slots);
@@ -564,6 +564,19 @@ static void sim_call(IRSB *out, const SimEmit *se, Int instr, Bool write,
    addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 
+/* --branch-sim: a conditional branch taken when ARG is 1, or an
+   indirect one to ARG (both host words). */
+static void sim_branch(IRSB *out, const SimEmit *se, Bool cond, IRExpr *arg)
+{
+   IRExpr *ii = mkIRExpr_HWord((HWord)&se->b->sim[se->instr]);
+   IRDirty *d = unsafeIRDirty_0_N(3, cond ? "cp_sim_cond" : "cp_sim_ind",
+                                  VG_(fnptr_to_fnentry)(cond ? &CP_(sim_cond)
+                                                             : &CP_(sim_ind)),
+                                  mkIRExprVec_3(ii, IRExpr_RdTmp(se->base),
+                                                arg));
+   addStmtToIRSB(out, IRStmt_Dirty(d));
+}
+
 static void sim_flush(IRSB *out, SimEmit *se)
 {
    if (se->pending)
@@ -661,6 +674,28 @@ static void sim_stmt(IRSB *out, SimEmit *se, const IRSB *in, const IRStmt *st)
    }
 }
 
+/* Callgrind's guess that VEX inverted a block's last conditional branch
+   (callgrind/main.c, collectBlockInfo): the statement index of the last
+   Exit from FIRST on when it jumps to the instruction right after its
+   own and no instruction follows it, else -1. */
+static Int last_exit_inverted(const IRSB *in, Int first)
+{
+   Addr next = 0;
+   Int s, last = -1;
+   Bool to_next = False;
+   for (s = first; s < in->stmts_used; s++) {
+      const IRStmt *st = in->stmts[s];
+      if (st->tag == Ist_IMark) {
+         next = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
+         to_next = False;
+      } else if (st->tag == Ist_Exit) {
+         to_next = st->Ist.Exit.dst->Ico.U64 == next;
+         last = s;
+      }
+   }
+   return to_next ? last : -1;
+}
+
 /* Whether Callgrind would take a jump from block B to TARGET as a call
    (bbcc.c: into another object or section kind, or to a function's
    first instruction). */
@@ -717,6 +752,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    CP_Block *b;
    IRTemp base = IRTemp_INVALID;
    Bool run_open = False;
+   Int inverted_exit = -1;
    SimEmit se;
    IRClock clock;
    IRExpr *now;
@@ -743,6 +779,8 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    se.b = b;
    se.instr = -1;
    se.pending = False;
+   if (CP_(clo_branch_sim))
+      inverted_exit = last_exit_inverted(in, s);
 
    for (; s < in->stmts_used; s++) {
       IRStmt *st = in->stmts[s];
@@ -772,14 +810,26 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
             sim_flush(out, &se);
             se.base = base;
             se.instr++;
-            if (CP_(sim_fetch_needed)(b, se.instr))
+            if (CP_(clo_cache_sim) && CP_(sim_fetch_needed)(b, se.instr))
                sim_call(out, &se, se.instr, False, NULL, 0, NULL);
          }
       } else if (st->tag == Ist_Exit) {
          IRExpr *dst = IRExpr_Const(st->Ist.Exit.dst);
+         IRJumpKind jk = st->Ist.Exit.jk;
          UInt j;
          if (b->sim)
             sim_flush(out, &se);
+         if (CP_(clo_branch_sim) && se.instr >= 0
+             && (jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret)) {
+            /* Taken: the guard, or (VEX having inverted the block's last
+               branch) its negation, as Callgrind takes it. */
+            IRExpr *taken = tmp_of(out, Ity_I64,
+                                   IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard));
+            if (s == inverted_exit)
+               taken = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Xor64, taken,
+                                 IRExpr_Const(IRConst_U64(1))));
+            sim_branch(out, &se, True, taken);
+         }
          for (j = 0; j < b->n_jumps && base != IRTemp_INVALID; j++)
             if (b->jumps[j].cond && b->jumps[j].exit_no == exit_no) {
                IRExpr *addr = tmp_of(out, Ity_I64,
@@ -804,13 +854,18 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
             r++;
             run_open = False;
          }
-      } else if (b->sim && se.instr >= 0)
+      } else if (CP_(clo_cache_sim) && se.instr >= 0)
          sim_stmt(out, &se, in, st);
       addStmtToIRSB(out, st);
    }
 
    if (b->sim)
       sim_flush(out, &se);
+   /* An indirect jump or call (returns are taken as always predicted). */
+   if (CP_(clo_branch_sim) && se.instr >= 0
+       && (in->jumpkind == Ijk_Boring || in->jumpkind == Ijk_Call)
+       && in->next->tag == Iex_RdTmp)
+      sim_branch(out, &se, False, in->next);
    now = ir_clock_now(out, &clock);
    ir_clock_write(out, &clock, now);
    if (wants_transition(b, in->jumpkind, in->next, &kind))

@@ -110,10 +110,15 @@ static void add_costs(Cost *v, UInt *n, CP_Block *b, CP_Fn *fn, Addr site,
       for (k = 0; k < CP_MAX_EV; k++)
          v[*n].ev[k] = 0;
       v[*n].ev[0] = c;
-      if (b->sim) {
+      if (b->sim && CP_(ev_bc) >= 0) {
+         const ULong *bc = count + b->sim[i].off + CP_(sim_branch_off);
+         for (k = 0; k < 4; k++)
+            v[*n].ev[CP_(ev_bc) + k] = bc[k];
+      }
+      if (b->sim && CP_(clo_cache_sim)) {
          /* cp_sim.c's counters per instruction, into the events */
          const ULong *sc = count + b->sim[i].off;
-         UInt per = CP_(sim_slots) / 3, cl;   /* counters per class */
+         UInt per = CP_(sim_branch_off) / 3, cl;  /* per class */
          for (cl = 0; cl < 3; cl++) {         /* fetch, read, write */
             const ULong *x = sc + cl * per;
             if (cl > 0)

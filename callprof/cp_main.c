@@ -290,7 +290,8 @@ static void cp_print_usage(void)
 "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
 "    --simulate-wb=no|yes        count dirty LL misses (write-backs):\n"
 "                                ILdmr DLdmr DLdmw [no]\n"
-"    --branch-sim=no             [no] (branch simulation: not yet)\n");
+"    --branch-sim=no|yes         simulate branch prediction:\n"
+"                                Bc Bcm Bi Bim [no]\n");
 }
 
 static void cp_print_debug_usage(void)
@@ -319,8 +320,8 @@ static void set_translation(void)
 Int          CP_(n_ev), CP_(ev_ge) = -1, CP_(ev_sys) = -1;
 const HChar *CP_(ev_name)[CP_MAX_EV];
 
-/* Callgrind's event order: Ir, the cache events, Ge, sysCount sysTime
-   sysCpuTime. */
+/* Callgrind's event order: Ir, the cache events, the branch events, Ge,
+   sysCount sysTime sysCpuTime. */
 static void set_events(void)
 {
    CP_(ev_name)[CP_(n_ev)++] = "Ir";
@@ -334,6 +335,13 @@ static void set_events(void)
       if (CP_(clo_simulate_wb))
          for (k = 0; k < 3; k++)
             CP_(ev_name)[CP_(n_ev)++] = wb_ev[k];
+   }
+   if (CP_(clo_branch_sim)) {
+      static const HChar *const br_ev[] = { "Bc", "Bcm", "Bi", "Bim" };
+      Int k;
+      CP_(ev_bc) = CP_(n_ev);
+      for (k = 0; k < 4; k++)
+         CP_(ev_name)[CP_(n_ev)++] = br_ev[k];
    }
    if (CP_(clo_collect_bus)) {
       CP_(ev_ge) = CP_(n_ev);

@@ -56,7 +56,10 @@
 
 Bool   CP_(clo_cache_sim) = False;
 Bool   CP_(clo_simulate_wb) = False;
-UInt   CP_(sim_slots) = 9;
+Bool   CP_(clo_branch_sim) = False;
+UInt   CP_(sim_slots) = 0;
+UInt   CP_(sim_branch_off) = 0;
+Int    CP_(ev_bc) = -1;
 ULong *CP_(sim_ev);
 
 enum { I1, D1, LL };
@@ -86,11 +89,8 @@ Bool CP_(sim_option)(const HChar *arg)
       if (clo_bool(arg, v))
          clo_reject(arg, "expected no (not implemented yet)");
    }
-   else if (clo_match(arg, "--branch-sim", &v)) {
-      if (clo_bool(arg, v))
-         clo_reject(arg, "expected no (branch simulation is not "
-                         "implemented yet)");
-   }
+   else if (clo_match(arg, "--branch-sim", &v))
+      CP_(clo_branch_sim) = clo_bool(arg, v);
    else if ((k = I1, clo_match(arg, "--I1", &v)) ||
             (k = D1, clo_match(arg, "--D1", &v)) ||
             (k = LL, clo_match(arg, "--LL", &v)) ||
@@ -156,9 +156,11 @@ void CP_(sim_post_clo_init)(void)
    cs_word *tags;
    Int k;
 
+   CP_(sim_branch_off) = !CP_(clo_cache_sim) ? 0
+                         : CP_(clo_simulate_wb) ? 12 : 9;
+   CP_(sim_slots) = CP_(sim_branch_off) + (CP_(clo_branch_sim) ? 4 : 0);
    if (!CP_(clo_cache_sim))
       return;
-   CP_(sim_slots) = CP_(clo_simulate_wb) ? 12 : 9;
    machine_caches();
    before = geom[LL];
    if (cs_tweak_ll(&geom[LL]) && (before.size != geom[LL].size ||
@@ -275,7 +277,7 @@ static inline void count(CS_Result r, ULong *c, Int k)
 
 /* Each class's counters: 3 of them (access, L1 miss, LL miss), 4 with
    --simulate-wb (and a dirty LL miss). */
-#define CLASS(k) ((k) * (CP_(sim_slots) / 3))
+#define CLASS(k) ((k) * (CP_(sim_branch_off) / 3))
 
 VG_REGPARM(2) void CP_(sim_fetch)(const CP_SimInstr *ii, ULong *base)
 {
@@ -298,4 +300,61 @@ VG_REGPARM(3) void CP_(sim_write)(const CP_SimInstr *ii, ULong *base,
    count(CP_(clo_simulate_wb) ? cs_dwrite_wb(&sim, a, (unsigned)size)
                               : cs_dwrite(&sim, a, (unsigned)size),
          base + ii->off + CLASS(2), 2);
+}
+
+/*------------------------------------------------------------*/
+/*--- Branch prediction (--branch-sim=yes)                 ---*/
+/*------------------------------------------------------------*/
+
+/* Callgrind's predictors (Cachegrind's, cg_branchpred.c).  Conditional
+   branches: 16384 two-bit saturating counters, indexed by the low 7 bits
+   of the branch's address and the last 7 outcomes of all conditional
+   branches (global history); taken is predicted when the counter is 2
+   or 3.  Indirect branches (a jump or call to a computed address; not
+   returns, taken as always predicted): a table of 512 last targets,
+   indexed by the low 9 bits of the branch's address.  Both start
+   zeroed. */
+static UWord history;
+static UChar counters[1 << 14];
+static Addr  targets[1 << 9];
+
+/* Each instruction's branch counters: Bc Bcm Bi Bim, after its cache
+   counters. */
+VG_REGPARM(3) void CP_(sim_cond)(const CP_SimInstr *ii, ULong *base,
+                                 UWord taken)
+{
+   UWord i = ((history & 0x7f) << 7) | (ii->addr & 0x7f);
+   Bool miss = (counters[i] >= 2) != (taken != 0);
+   ULong *c = base + ii->off + CP_(sim_branch_off);
+   ULong *ev = CP_(sim_ev);
+
+   history = (history << 1) | (taken != 0);
+   if (taken) {
+      if (counters[i] < 3)
+         counters[i]++;
+   } else if (counters[i] > 0)
+      counters[i]--;
+   c[0]++;
+   c[1] += miss;
+   if (ev) {
+      ev[CP_(ev_bc)]++;
+      ev[CP_(ev_bc) + 1] += miss;
+   }
+}
+
+VG_REGPARM(3) void CP_(sim_ind)(const CP_SimInstr *ii, ULong *base,
+                                Addr dst)
+{
+   UWord i = ii->addr & 0x1ff;
+   Bool miss = targets[i] != dst;
+   ULong *c = base + ii->off + CP_(sim_branch_off);
+   ULong *ev = CP_(sim_ev);
+
+   targets[i] = dst;
+   c[2]++;
+   c[3] += miss;
+   if (ev) {
+      ev[CP_(ev_bc) + 2]++;
+      ev[CP_(ev_bc) + 3] += miss;
+   }
 }
