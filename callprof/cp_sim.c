@@ -75,22 +75,29 @@ static UInt        min_line;
 /*--- Options and geometry                                 ---*/
 /*------------------------------------------------------------*/
 
+/* As in Callgrind, any option of the cache simulator itself (--I1,
+   --D1, --LL, --simulate-wb ..., whatever its value) switches cache
+   simulation on, until a later --cache-sim=no. */
 Bool CP_(sim_option)(const HChar *arg)
 {
    const HChar *v;
    Int k;
    if (clo_match(arg, "--cache-sim", &v) ||
-       clo_match(arg, "--simulate-cache", &v))
+       clo_match(arg, "--simulate-cache", &v)) {
       CP_(clo_cache_sim) = clo_bool(arg, v);
-   else if (clo_match(arg, "--simulate-wb", &v))
+      return True;
+   }
+   if (clo_match(arg, "--branch-sim", &v)) {
+      CP_(clo_branch_sim) = clo_bool(arg, v);
+      return True;
+   }
+   if (clo_match(arg, "--simulate-wb", &v))
       CP_(clo_simulate_wb) = clo_bool(arg, v);
    else if (clo_match(arg, "--simulate-hwpref", &v) ||
             clo_match(arg, "--cacheuse", &v)) {
       if (clo_bool(arg, v))
          clo_reject(arg, "expected no (not implemented yet)");
    }
-   else if (clo_match(arg, "--branch-sim", &v))
-      CP_(clo_branch_sim) = clo_bool(arg, v);
    else if ((k = I1, clo_match(arg, "--I1", &v)) ||
             (k = D1, clo_match(arg, "--D1", &v)) ||
             (k = LL, clo_match(arg, "--LL", &v)) ||
@@ -102,6 +109,7 @@ Bool CP_(sim_option)(const HChar *arg)
    }
    else
       return False;
+   CP_(clo_cache_sim) = True;
    return True;
 }
 
