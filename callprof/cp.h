@@ -78,6 +78,9 @@ extern Bool CP_(clo_collect_bus);
 extern Int  CP_(clo_collect_systime);   /* CP_SYS_* */
 extern ULong CP_(clo_dump_every_bb);    /* 0: never */
 extern const HChar *CP_(clo_folded_out_file); /* NULL: none */
+/* --folded-event: the event the folded stacks carry (an index of
+   CP_(ev_name)); 0, Ir, by default. */
+extern Int CP_(folded_ev);
 /* --separate-recs and --separate-recs<n>=<f>: the recursion levels kept
    apart for the function NAME (<= 1: none). */
 UInt CP_(separate_recs_of)(const HChar *name);

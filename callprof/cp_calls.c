@@ -51,9 +51,10 @@
 
    With --folded-out-file, each thread also walks a trie of call paths
    (CP_Path, keyed by parent path and callee): a frame pushed enters the
-   child path, and the path gets the frame's inclusive Ir when it is
-   popped (or flushed by a dump), so a path's self Ir is its inclusive
-   Ir less its children's. */
+   child path, and the path gets the frame's inclusive cost when it is
+   popped (or flushed by a dump), so a path's self cost is its inclusive
+   cost less its children's.  The cost is Ir, or the event given with
+   --folded-event (path_cost). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -341,6 +342,12 @@ static ULong thread_ir(const Thread *t)
    return t->collect ? raw_ir(t) : t->off_ir;
 }
 
+/* The thread's cost so far in the event of the folded stacks. */
+static ULong path_cost(const Thread *t)
+{
+   return CP_(folded_ev) == 0 ? thread_ir(t) : t->ev[CP_(folded_ev)];
+}
+
 /* The thread's costs so far, all events. */
 static void thread_cost(const Thread *t, ULong *ev)
 {
@@ -509,7 +516,7 @@ static void charge(Thread *t, Frame *f)
    Int k;
    thread_cost(t, now);
    if (f->path)
-      f->path->inclusive += now[0] - f->enter[0];
+      f->path->inclusive += now[CP_(folded_ev)] - f->enter[CP_(folded_ev)];
    for (k = 0; k < CP_(n_ev); k++) {
       f->arc->inclusive[k] += now[k] - f->enter[k];
       f->enter[k] = now[k];
@@ -778,7 +785,7 @@ void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
    t->sys_block = NULL;
    if (t->path)
       t->path = path_get(t->root, &sig_mark, "[signal handler]");
-   s->path_enter = thread_ir(t);
+   s->path_enter = path_cost(t);
    CP_(set_ctx)(NULL);       /* the handler's first block sets it */
 }
 
@@ -800,7 +807,7 @@ static void leave_signal(Thread *t)
    if (t->path) {
       /* the handler's root: its instructions, outside the thread's */
       CP_Path *p = path_get(t->root, &sig_mark, "[signal handler]");
-      p->inclusive += thread_ir(t) - s->path_enter;
+      p->inclusive += path_cost(t) - s->path_enter;
       t->path = s->path;
    }
    t->n_sig--;
@@ -871,8 +878,8 @@ void CP_(flush_open_calls)(UInt tid)
          if (t->stack[k].arc)
             charge(t, &t->stack[k]);
       if (t->root && t->n_sig == 0) {
-         t->root->inclusive += thread_ir(t) - t->root_enter;
-         t->root_enter = thread_ir(t);
+         t->root->inclusive += path_cost(t) - t->root_enter;
+         t->root_enter = path_cost(t);
       }
    }
 }

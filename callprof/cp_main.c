@@ -55,6 +55,8 @@ Bool         CP_(clo_collect_bus)      = False;
 Int          CP_(clo_collect_systime)  = CP_SYS_NO;
 ULong        CP_(clo_dump_every_bb)    = 0;
 const HChar *CP_(clo_folded_out_file)  = NULL;
+static const HChar *clo_folded_event      = "Ir";
+Int          CP_(folded_ev)            = 0;
 static Bool glob(const HChar *p, const HChar *s);
 
 /* --separate-callers=N, and --separate-callers<N>=<f> (the last
@@ -232,6 +234,25 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
       ;
    else if (CP_(sim_option)(arg))
       ;
+   else if (clo_match(arg, "--folded-event", &v)) {
+      /* Whether the profile will have the event is known only after the
+         last option (folded_event_index); a name of no event at all is
+         refused here. */
+      static const HChar *const known[] = {
+         "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
+         "ILdmr", "DLdmr", "DLdmw", "Bc", "Bcm", "Bi", "Bim", "Ge",
+         "sysCount", "sysTime", "sysCpuTime" };
+      UInt k;
+      for (k = 0; k < sizeof known / sizeof known[0]; k++)
+         if (VG_STREQ(v, known[k]))
+            break;
+      if (k == sizeof known / sizeof known[0])
+         clo_reject(arg, "expected an event: Ir, or with the options that "
+                         "add them Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw "
+                         "ILdmr DLdmr DLdmw Bc Bcm Bi Bim Ge sysCount "
+                         "sysTime sysCpuTime");
+      clo_folded_event = v;
+   }
    else if (clo_match(arg, "--folded-out-file", &v)) {
       const HChar *err = pw_template_check(v);
       if (err)
@@ -257,6 +278,8 @@ static void cp_print_usage(void)
 "    --compress-pos=no|yes       relative positions [yes]\n"
 "    --folded-out-file=<file>    also write folded stacks (flame graphs),\n"
 "                                self Ir per call path [none]\n"
+"    --folded-event=<event>      the event of the folded stacks, one of\n"
+"                                the profile's events (Dr, D1mr, Bcm ...) [Ir]\n"
 "\n   activity options:\n"
 "    --dump-every-bb=<count>     dump every <count> basic blocks [0=never]\n"
 "    --dump-before=<func>        dump when entering function\n"
@@ -356,10 +379,28 @@ static void set_events(void)
    }
 }
 
+/* --folded-event's index among the events (known only now). */
+static Int folded_event_index(void)
+{
+   HChar allowed[256];
+   Int k, n = 0;
+   for (k = 0; k < CP_(n_ev); k++)
+      if (VG_STREQ(CP_(ev_name)[k], clo_folded_event))
+         return k;
+   n += VG_(snprintf)(allowed, sizeof allowed, "expected one of the "
+                      "profile's events:");
+   for (k = 0; k < CP_(n_ev) && n < (Int)sizeof allowed; k++)
+      n += VG_(snprintf)(allowed + n, sizeof allowed - n, " %s",
+                         CP_(ev_name)[k]);
+   VG_(fmsg)("--folded-event=%s: %s\n", clo_folded_event, allowed);
+   VG_(exit)(1);
+}
+
 static void cp_post_clo_init(void)
 {
    set_translation();
    set_events();
+   CP_(folded_ev) = folded_event_index();
    CP_(sim_post_clo_init)();
    CP_(separate_callers_on) = clo_separate_callers > 0 ||
                               callers_patterns != NULL;
