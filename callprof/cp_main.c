@@ -70,30 +70,29 @@ static Long  clo_separate_recs         = 2;
 typedef struct { const HChar *pat; Long n; } RecPattern;
 static XArray *rec_patterns;
 
-UInt CP_(separate_recs_of)(const HChar *name)
+/* N for function NAME: that of the last pattern of PATS it matches,
+   else DFLT. */
+static UInt separate_n(const XArray *pats, Long dflt, const HChar *name)
 {
    Word i;
-   Long n = clo_separate_recs;
-   if (rec_patterns)
-      for (i = 0; i < VG_(sizeXA)(rec_patterns); i++) {
-         RecPattern *r = VG_(indexXA)(rec_patterns, i);
+   Long n = dflt;
+   if (pats)
+      for (i = 0; i < VG_(sizeXA)(pats); i++) {
+         const RecPattern *r = VG_(indexXA)(pats, i);
          if (glob(r->pat, name))
             n = r->n;
       }
    return (UInt)n;
 }
 
+UInt CP_(separate_recs_of)(const HChar *name)
+{
+   return separate_n(rec_patterns, clo_separate_recs, name);
+}
+
 UInt CP_(separate_callers_of)(const HChar *name)
 {
-   Word i;
-   Long n = clo_separate_callers;
-   if (callers_patterns)
-      for (i = 0; i < VG_(sizeXA)(callers_patterns); i++) {
-         RecPattern *r = VG_(indexXA)(callers_patterns, i);
-         if (glob(r->pat, name))
-            n = r->n;
-      }
-   return (UInt)n;
+   return separate_n(callers_patterns, clo_separate_callers, name);
 }
 
 /* The patterns of each kind, as given. */
@@ -168,6 +167,85 @@ static Bool separate_option(const HChar *arg, const HChar *name, Long *n,
    return True;
 }
 
+/*------------------------------------------------------------*/
+/*--- Events                                               ---*/
+/*------------------------------------------------------------*/
+
+Int          CP_(n_ev), CP_(ev_ge) = -1, CP_(ev_sys) = -1;
+const HChar *CP_(ev_name)[CP_MAX_EV];
+
+/* Every event callprof can count, in Callgrind's order, with the
+   options that add it. */
+typedef enum { EvAlways, EvCache, EvWb, EvBranch, EvBus, EvSys, EvSysNsec }
+   EvGroup;
+static const struct { const HChar *name; EvGroup group; } all_events[] = {
+   { "Ir", EvAlways },
+   { "Dr", EvCache }, { "Dw", EvCache }, { "I1mr", EvCache },
+   { "D1mr", EvCache }, { "D1mw", EvCache }, { "ILmr", EvCache },
+   { "DLmr", EvCache }, { "DLmw", EvCache },
+   { "ILdmr", EvWb }, { "DLdmr", EvWb }, { "DLdmw", EvWb },
+   { "Bc", EvBranch }, { "Bcm", EvBranch }, { "Bi", EvBranch },
+   { "Bim", EvBranch },
+   { "Ge", EvBus },
+   { "sysCount", EvSys }, { "sysTime", EvSys }, { "sysCpuTime", EvSysNsec },
+};
+#define N_ALL_EVENTS (sizeof all_events / sizeof all_events[0])
+
+static Bool known_event(const HChar *name)
+{
+   UInt k;
+   for (k = 0; k < N_ALL_EVENTS; k++)
+      if (VG_STREQ(name, all_events[k].name))
+         return True;
+   return False;
+}
+
+/* "expected an event: Ir, or with the options that add them Dr Dw ..." */
+static const HChar *known_events_text(void)
+{
+   static HChar text[256];
+   Int n = VG_(snprintf)(text, sizeof text, "expected an event: %s, or with "
+                         "the options that add them", all_events[0].name);
+   UInt k;
+   for (k = 1; k < N_ALL_EVENTS && n < (Int)sizeof text; k++)
+      n += VG_(snprintf)(text + n, sizeof text - n, " %s",
+                         all_events[k].name);
+   return text;
+}
+
+static Bool group_on(EvGroup g)
+{
+   switch (g) {
+   case EvAlways:  return True;
+   case EvCache:   return CP_(clo_cache_sim);
+   case EvWb:      return CP_(clo_cache_sim) && CP_(clo_simulate_wb);
+   case EvBranch:  return CP_(clo_branch_sim);
+   case EvBus:     return CP_(clo_collect_bus);
+   case EvSys:     return CP_(clo_collect_systime) != CP_SYS_NO;
+   case EvSysNsec: return CP_(clo_collect_systime) == CP_SYS_NSEC;
+   }
+   return False;
+}
+
+/* The events of this run, and the indices of the groups the code looks
+   up (the cache events sit at the fixed CP_EV_DR ...). */
+static void set_events(void)
+{
+   UInt k;
+   for (k = 0; k < N_ALL_EVENTS; k++) {
+      EvGroup g = all_events[k].group;
+      if (!group_on(g))
+         continue;
+      if (g == EvBranch && CP_(ev_bc) < 0)
+         CP_(ev_bc) = CP_(n_ev);
+      else if (g == EvBus)
+         CP_(ev_ge) = CP_(n_ev);
+      else if (g == EvSys && CP_(ev_sys) < 0)
+         CP_(ev_sys) = CP_(n_ev);
+      CP_(ev_name)[CP_(n_ev)++] = all_events[k].name;
+   }
+}
+
 static Bool cp_process_cmd_line_option(const HChar *arg)
 {
    const HChar *v;
@@ -238,19 +316,8 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
       /* Whether the profile will have the event is known only after the
          last option (folded_event_index); a name of no event at all is
          refused here. */
-      static const HChar *const known[] = {
-         "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
-         "ILdmr", "DLdmr", "DLdmw", "Bc", "Bcm", "Bi", "Bim", "Ge",
-         "sysCount", "sysTime", "sysCpuTime" };
-      UInt k;
-      for (k = 0; k < sizeof known / sizeof known[0]; k++)
-         if (VG_STREQ(v, known[k]))
-            break;
-      if (k == sizeof known / sizeof known[0])
-         clo_reject(arg, "expected an event: Ir, or with the options that "
-                         "add them Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw "
-                         "ILdmr DLdmr DLdmw Bc Bcm Bi Bim Ge sysCount "
-                         "sysTime sysCpuTime");
+      if (!known_event(v))
+         clo_reject(arg, known_events_text());
       clo_folded_event = v;
    }
    else if (clo_match(arg, "--folded-out-file", &v)) {
@@ -336,48 +403,6 @@ static void set_translation(void)
    VG_(clo_vex_control).guest_chase = False;
 }
 
-/*------------------------------------------------------------*/
-/*--- Events                                               ---*/
-/*------------------------------------------------------------*/
-
-Int          CP_(n_ev), CP_(ev_ge) = -1, CP_(ev_sys) = -1;
-const HChar *CP_(ev_name)[CP_MAX_EV];
-
-/* Callgrind's event order: Ir, the cache events, the branch events, Ge,
-   sysCount sysTime sysCpuTime. */
-static void set_events(void)
-{
-   CP_(ev_name)[CP_(n_ev)++] = "Ir";
-   if (CP_(clo_cache_sim)) {
-      static const HChar *const cache_ev[] = {
-         "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw" };
-      static const HChar *const wb_ev[] = { "ILdmr", "DLdmr", "DLdmw" };
-      Int k;
-      for (k = 0; k < 8; k++)
-         CP_(ev_name)[CP_(n_ev)++] = cache_ev[k];
-      if (CP_(clo_simulate_wb))
-         for (k = 0; k < 3; k++)
-            CP_(ev_name)[CP_(n_ev)++] = wb_ev[k];
-   }
-   if (CP_(clo_branch_sim)) {
-      static const HChar *const br_ev[] = { "Bc", "Bcm", "Bi", "Bim" };
-      Int k;
-      CP_(ev_bc) = CP_(n_ev);
-      for (k = 0; k < 4; k++)
-         CP_(ev_name)[CP_(n_ev)++] = br_ev[k];
-   }
-   if (CP_(clo_collect_bus)) {
-      CP_(ev_ge) = CP_(n_ev);
-      CP_(ev_name)[CP_(n_ev)++] = "Ge";
-   }
-   if (CP_(clo_collect_systime) != CP_SYS_NO) {
-      CP_(ev_sys) = CP_(n_ev);
-      CP_(ev_name)[CP_(n_ev)++] = "sysCount";
-      CP_(ev_name)[CP_(n_ev)++] = "sysTime";
-      if (CP_(clo_collect_systime) == CP_SYS_NSEC)
-         CP_(ev_name)[CP_(n_ev)++] = "sysCpuTime";
-   }
-}
 
 /* --folded-event's index among the events (known only now). */
 static Int folded_event_index(void)
