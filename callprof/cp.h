@@ -108,7 +108,7 @@ Bool CP_(fn_matches)(Int kind, const HChar *name);
    Bc Bcm Bi Bim (--branch-sim, from CP_(ev_bc)), Ge (--collect-bus) and sysCount sysTime
    [sysCpuTime] (--collect-systime).  CP_(ev_ge), CP_(ev_sys) are their
    indices, -1 when off. */
-#define CP_MAX_EV 16
+#define CP_MAX_EV 20     /* all of them at once (cp_main.c's table) */
 extern Int CP_(n_ev), CP_(ev_ge), CP_(ev_sys);
 extern const HChar *CP_(ev_name)[CP_MAX_EV];
 enum { CP_EV_DR = 1, CP_EV_DW, CP_EV_I1MR, CP_EV_D1MR, CP_EV_D1MW,

@@ -190,6 +190,8 @@ static const struct { const HChar *name; EvGroup group; } all_events[] = {
    { "sysCount", EvSys }, { "sysTime", EvSys }, { "sysCpuTime", EvSysNsec },
 };
 #define N_ALL_EVENTS (sizeof all_events / sizeof all_events[0])
+/* Every option at once gives every event. */
+typedef char all_events_fit[N_ALL_EVENTS <= CP_MAX_EV ? 1 : -1];
 
 static Bool known_event(const HChar *name)
 {
