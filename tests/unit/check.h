@@ -1,4 +1,5 @@
-/* check.h: the few helpers the profwriter unit tests share.
+/* check.h: the few helpers the unit tests share (the checks in check.c,
+   the rest in test_main.c, for the profwriter tests).
 
    Copyright (C) 2026 The heapsnap/callprof developers.
    SPDX-License-Identifier: GPL-2.0-or-later

@@ -11,57 +11,17 @@
    cleared, bit 0 the dirty flag).
 
    Build from the top of the tree and run:
-      cc -Icallprof callprof/cp_cachesim.c tests/unit/test_cachesim.c \
-         -o test_cachesim
+      cc -Iinclude -Icallprof -Itests/unit callprof/cp_cachesim.c \
+         tests/unit/check.c tests/unit/test_cachesim.c -o test_cachesim
       ./test_cachesim
    It prints one line per failed check, then "unit: N checks, N failed",
-   and exits 1 if a check failed.  It needs nothing of profwriter, so it
-   has its own three check helpers in the style of check.h. */
+   and exits 1 if a check failed. */
 
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "cp_cachesim.h"
-
-static unsigned check_count, check_failed;
-
-static void check_true(int ok, const char *what, const char *file, int line)
-{
-   check_count++;
-   if (!ok) {
-      check_failed++;
-      printf("%s:%d: check failed: %s\n", file, line, what);
-   }
-}
-
-static void check_long(long long got, long long want, const char *what,
-                       const char *file, int line)
-{
-   check_count++;
-   if (got != want) {
-      check_failed++;
-      printf("%s:%d: check failed: %s is %lld (%#llx), want %lld (%#llx)\n",
-             file, line, what, got, (unsigned long long)got, want,
-             (unsigned long long)want);
-   }
-}
-
-static void check_str(const char *got, const char *want, const char *what,
-                      const char *file, int line)
-{
-   check_count++;
-   if ((got == NULL && want == NULL) ||
-       (got != NULL && want != NULL && strcmp(got, want) == 0))
-      return;
-   check_failed++;
-   printf("%s:%d: check failed: %s is \"%s\", want \"%s\"\n", file, line,
-          what, got ? got : "(null)", want ? want : "(null)");
-}
-
-#define CHECK(c)              check_true(!!(c), #c, __FILE__, __LINE__)
-#define CHECK_LONG(got, want) \
-   check_long((long long)(got), (long long)(want), #got, __FILE__, __LINE__)
-#define CHECK_STR(got, want)  check_str((got), (want), #got, __FILE__, __LINE__)
 
 /* The ways of set SET of C, most recently used first, against WANT. */
 static void check_set(const CS_Cache *c, unsigned set, const cs_word *want,
@@ -158,7 +118,7 @@ static void check_events(cs_u64 ev[3][4], const cs_u64 want[3][4],
 
    for (c = 0; c < 3; c++)
       for (e = 0; e < 4; e++)
-         check_long((long long)ev[c][e], (long long)want[c][e], names[c][e],
+         check_long((long)ev[c][e], (long)want[c][e], names[c][e],
                     file, line);
 }
 #define CHECK_EVENTS(ev, ...) \

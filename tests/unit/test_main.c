@@ -16,48 +16,6 @@
 
 #include "check.h"
 
-unsigned check_count, check_failed;
-
-void check_true(int ok, const char *what, const char *file, int line)
-{
-   check_count++;
-   if (!ok) {
-      check_failed++;
-      printf("%s:%d: check failed: %s\n", file, line, what);
-   }
-}
-
-/* On a mismatch, say where the texts part and show both in full. */
-void check_str(const char *got, const char *want, const char *what,
-               const char *file, int line)
-{
-   size_t i = 0;
-
-   check_count++;
-   if (got != NULL && want != NULL && strcmp(got, want) == 0)
-      return;
-   if (got == NULL && want == NULL)
-      return;
-   check_failed++;
-   if (got != NULL && want != NULL)
-      while (got[i] == want[i])
-         i++;
-   printf("%s:%d: check failed: %s differs at byte %zu\n"
-          "--- got:\n%s\n--- want:\n%s\n---\n", file, line, what, i,
-          got ? got : "(null)", want ? want : "(null)");
-}
-
-void check_long(long got, long want, const char *what, const char *file,
-                int line)
-{
-   check_count++;
-   if (got != want) {
-      check_failed++;
-      printf("%s:%d: check failed: %s is %ld, want %ld\n", file, line, what,
-             got, want);
-   }
-}
-
 long mem_write(void *state, const char *buf, size_t len)
 {
    MemOut *m = state;
