@@ -239,10 +239,8 @@ UInt CP_(sim_min_line)(void)
    such, so most instructions call no fetch helper at all. */
 Bool CP_(sim_fetch_needed)(const CP_Block *b, UInt k)
 {
-   UInt bits = 0;
+   UInt bits = sim.i1.line_bits;
    Addr first, last, prev;
-   while ((1u << bits) < (UInt)geom[I1].line_size)
-      bits++;
    if (k == 0)
       return True;
    first = b->sim[k].addr >> bits;
