@@ -18,7 +18,8 @@
      cp_sim.c    --cache-sim: the caches' geometry, and the helpers
                  that run each fetch and data access through
      cp_cachesim.c  the cache model (Callgrind's; plain C, also built on
-                 the host for its unit tests).
+                 the host for its unit tests), and
+     cp_cacheuse.c  its cache-use statistics (--cacheuse).
 
    The model is Callgrind's (callgrind/bbcc.c, setup_bbcc), moved from
    the start of every block to the few exits where it can matter:
@@ -105,10 +106,11 @@ Bool CP_(fn_matches)(Int kind, const HChar *name);
 /* Ir always first; then, by option and in Callgrind's order, the cache
    events Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw (--cache-sim, at the
    indices CP_EV_DR ... below; --simulate-wb adds ILdmr DLdmr DLdmw),
-   Bc Bcm Bi Bim (--branch-sim, from CP_(ev_bc)), Ge (--collect-bus) and sysCount sysTime
-   [sysCpuTime] (--collect-systime).  CP_(ev_ge), CP_(ev_sys) are their
+   Bc Bcm Bi Bim (--branch-sim, from CP_(ev_bc)), AcCost1 SpLoss1 AcCost2
+   SpLoss2 (--cacheuse, from CP_(ev_use)), Ge (--collect-bus) and
+   sysCount sysTime [sysCpuTime] (--collect-systime).  CP_(ev_ge), CP_(ev_sys) are their
    indices, -1 when off. */
-#define CP_MAX_EV 20     /* all of them at once (cp_main.c's table) */
+#define CP_MAX_EV 24     /* all of them at once (cp_main.c's table) */
 extern Int CP_(n_ev), CP_(ev_ge), CP_(ev_sys);
 extern const HChar *CP_(ev_name)[CP_MAX_EV];
 enum { CP_EV_DR = 1, CP_EV_DW, CP_EV_I1MR, CP_EV_D1MR, CP_EV_D1MW,
@@ -121,9 +123,13 @@ enum { CP_EV_DR = 1, CP_EV_DW, CP_EV_I1MR, CP_EV_D1MR, CP_EV_D1MW,
 
 extern Bool CP_(clo_cache_sim);
 extern Bool CP_(clo_simulate_wb);
+extern Bool CP_(clo_simulate_hwpref);
+extern Bool CP_(clo_cacheuse);
 extern Bool CP_(clo_branch_sim);
-/* The index of Bc (then Bcm Bi Bim) among the events; -1: none. */
+/* The index of Bc (then Bcm Bi Bim) among the events; -1: none.  The
+   same for AcCost1 (then SpLoss1 AcCost2 SpLoss2, --cacheuse). */
 extern Int  CP_(ev_bc);
+extern Int  CP_(ev_use);
 /* --cache-sim, --simulate-cache, --branch-sim, --I1, --D1, --LL. */
 Bool CP_(sim_option)(const HChar *arg);
 void CP_(sim_post_clo_init)(void);
@@ -133,6 +139,9 @@ const HChar *CP_(sim_desc)(Int k);
 UInt CP_(sim_min_line)(void);
 /* The caches back to their start. */
 void CP_(sim_clear)(void);
+/* At exit, before the last dump: --cacheuse charges the lines still in
+   the caches. */
+void CP_(sim_finish)(void);
 /* An instruction as the helpers see it: OFF is the index of its nine
    counters in its block's counter array (cp_sim.c has the layout). */
 typedef struct {
@@ -141,17 +150,22 @@ typedef struct {
    UInt off;
 } CP_SimInstr;
 /* Counters per instruction: the cache's (9, 12 with --simulate-wb),
-   then from CP_(sim_branch_off) the branches' (Bc Bcm Bi Bim). */
-extern UInt CP_(sim_slots), CP_(sim_branch_off);
+   then from CP_(sim_branch_off) the branches' (Bc Bcm Bi Bim), then
+   from CP_(sim_use_off) the cache use's (AcCost1 SpLoss1 AcCost2
+   SpLoss2, --cacheuse). */
+extern UInt CP_(sim_slots), CP_(sim_branch_off), CP_(sim_use_off);
 struct CP_Block;
 /* Whether instruction K of block B fetches from a line its predecessor
    did not end in (else its fetch is a hit that changes nothing). */
 Bool CP_(sim_fetch_needed)(const struct CP_Block *b, UInt k);
-VG_REGPARM(2) void CP_(sim_fetch)(const CP_SimInstr *ii, ULong *base);
-VG_REGPARM(3) void CP_(sim_read)(const CP_SimInstr *ii, ULong *base,
-                                 Addr a, UWord size);
-VG_REGPARM(3) void CP_(sim_write)(const CP_SimInstr *ii, ULong *base,
-                                  Addr a, UWord size);
+/* The helpers of the model the options chose: FETCH (regparm 2:
+   instruction, counters) and READ, WRITE (regparm 3: instruction,
+   counters, address, size), with their names. */
+typedef struct {
+   const HChar *fetch_name, *read_name, *write_name;
+   void        *fetch, *read, *write;
+} CP_SimHelpers;
+extern const CP_SimHelpers *CP_(sim_helpers);
 /* --branch-sim: a conditional branch, TAKEN or not; an indirect one to
    DST. */
 VG_REGPARM(3) void CP_(sim_cond)(const CP_SimInstr *ii, ULong *base,

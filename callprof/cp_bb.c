@@ -547,16 +547,17 @@ typedef struct {
 static void sim_call(IRSB *out, const SimEmit *se, Int instr, Bool write,
                      IRExpr *addr, UInt size, IRExpr *guard)
 {
+   const CP_SimHelpers *h = CP_(sim_helpers);
    IRExpr *ii = mkIRExpr_HWord((HWord)&se->b->sim[instr]);
    IRDirty *d;
    if (addr == NULL)
-      d = unsafeIRDirty_0_N(2, "cp_sim_fetch",
-                            VG_(fnptr_to_fnentry)(&CP_(sim_fetch)),
+      d = unsafeIRDirty_0_N(2, h->fetch_name,
+                            VG_(fnptr_to_fnentry)(h->fetch),
                             mkIRExprVec_2(ii, IRExpr_RdTmp(se->base)));
    else
-      d = unsafeIRDirty_0_N(3, write ? "cp_sim_write" : "cp_sim_read",
-                            VG_(fnptr_to_fnentry)(write ? &CP_(sim_write)
-                                                        : &CP_(sim_read)),
+      d = unsafeIRDirty_0_N(3, write ? h->write_name : h->read_name,
+                            VG_(fnptr_to_fnentry)(write ? h->write
+                                                        : h->read),
                             mkIRExprVec_4(ii, IRExpr_RdTmp(se->base), addr,
                                           mkIRExpr_HWord(size)));
    if (guard)

@@ -261,6 +261,16 @@ void cs_cache_clear(CS_Cache *c)
       c->tags[i] = 0;
 }
 
+static void pf_clear(CS_Prefetch *pf)
+{
+   unsigned i;
+
+   for (i = 0; i < CS_PF_STREAMS; i++) {
+      pf->last[i] = 0;
+      pf->run[i] = 0;
+   }
+}
+
 void cs_sim_init(CS_Sim *s, const CS_Geometry *i1, const CS_Geometry *d1,
                  const CS_Geometry *ll, cs_word *tags)
 {
@@ -269,11 +279,15 @@ void cs_sim_init(CS_Sim *s, const CS_Geometry *i1, const CS_Geometry *d1,
    cs_cache_init(&s->d1, d1, tags);
    tags += cs_tag_words(d1);
    cs_cache_init(&s->ll, ll, tags);
+   pf_clear(&s->pf);
+   s->pf.up = s->pf.down = 0;
 }
 
+/* The prefetch counts (statistics, not state) are kept. */
 void cs_sim_clear(CS_Sim *s)
 {
    cs_cache_clear(&s->i1);
    cs_cache_clear(&s->d1);
    cs_cache_clear(&s->ll);
+   pf_clear(&s->pf);
 }

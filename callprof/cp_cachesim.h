@@ -81,12 +81,35 @@
    Callgrind writes them in the order "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr
    DLmw" and, with write-back, "ILdmr DLdmr DLdmw" after those.
 
+   Prefetching (Callgrind's --simulate-hwpref=yes) is a third set of
+   access functions (the _pf ones, with or without write-back), which put
+   a stream detector in front of LL.  It watches the addresses that go to
+   LL (L1 misses; with write-back, every data write as well, before its
+   D1 reference) in 8 streams, the stream of address A being
+   (A >> 12) % 8 (a stream per 4 KiB page, pages sharing streams).  Each
+   stream keeps the last LL block seen (A >> log2(LL line), cut to 32
+   bits) and a run length, starting at 0:
+      same block as the last           nothing changes
+      run 0, block = last + 1          run 1 (up)
+      run 0, block = last - 1          run -1 (down)
+      run > 0, block = last + 1        run + 1; from run 2 on, the line
+                                       5 lines above A is referenced in
+                                       LL (a one-byte access)
+      run < 0, block = last - 1        run - 1; from run -2 on, the line
+                                       5 lines below A likewise
+      any other block                  run 0 (no new run starts here)
+   and then the block becomes the stream's last.  The prefetching
+   reference counts nothing and, even with write-back, uses the block
+   tags of the plain model: it may push a line out of LL, dirty or not,
+   without that being counted anywhere (Callgrind does the same).  The
+   prefetch happens before the access's own LL reference.  Clearing the
+   caches clears the streams.
+
    Limits, all Callgrind's: the addresses are the client's virtual
    addresses (no physical indexing, no page colouring); there is no TLB;
-   there is no prefetching (--simulate-hwpref), no sectored lines and no
-   cache-use statistics (--cacheuse), which are not part of this model;
-   and there is one cache state for the whole process, shared by all
-   threads, as if they all ran on one core. */
+   there are no sectored lines; and there is one cache state for the
+   whole process, shared by all threads, as if they all ran on one core.
+   Cache-use statistics (--cacheuse) are in cp_cacheuse.h. */
 
 #ifndef CP_CACHESIM_H
 #define CP_CACHESIM_H
@@ -182,15 +205,26 @@ void cs_cache_init(CS_Cache *c, const CS_Geometry *g, cs_word *tags);
 /* Every tag back to 0, as at the start. */
 void cs_cache_clear(CS_Cache *c);
 
+/* The prefetcher's streams (see above). */
+#define CS_PF_STREAMS   8
+#define CS_PF_PAGE_BITS 12
 typedef struct {
-   CS_Cache i1, d1, ll;
+   unsigned last[CS_PF_STREAMS];   /* last LL block, 32 bits */
+   int      run[CS_PF_STREAMS];    /* > 0 up, < 0 down, 0 none */
+   cs_u64   up, down;              /* prefetches made, each way */
+} CS_Prefetch;
+
+typedef struct {
+   CS_Cache    i1, d1, ll;
+   CS_Prefetch pf;
 } CS_Sim;
 
 /* TAGS holds cs_tag_words of the three geometries, summed. */
 void cs_sim_init(CS_Sim *s, const CS_Geometry *i1, const CS_Geometry *d1,
                  const CS_Geometry *ll, cs_word *tags);
-/* All three caches back to their start (Callgrind clears them when the
-   instrumentation is switched on or off). */
+/* All three caches and the prefetcher's streams back to their start
+   (Callgrind clears them when the instrumentation is switched on or
+   off); the prefetch counts stay. */
 void cs_sim_clear(CS_Sim *s);
 
 /* One reference into one cache. */
@@ -346,6 +380,86 @@ CS_INLINE CS_Result cs_dwrite_wb(CS_Sim *s, cs_word a, unsigned size)
       return CS_L1_HIT;
    }
    return (CS_Result)(CS_LL_HIT + cs_ref_wb(&s->ll, a, size, CS_WRITE));
+}
+
+/* With prefetching (see above), without and with write-back. */
+CS_INLINE void cs_prefetch(CS_Sim *s, cs_word a)
+{
+   unsigned st = (unsigned)((a >> CS_PF_PAGE_BITS) % CS_PF_STREAMS);
+   unsigned block = (unsigned)(a >> s->ll.line_bits);
+   cs_word line = (cs_word)1 << s->ll.line_bits;
+   CS_Prefetch *pf = &s->pf;
+
+   if (block == pf->last[st])
+      return;
+   if (pf->run[st] == 0) {
+      if (pf->last[st] + 1 == block)
+         pf->run[st] = 1;
+      else if (pf->last[st] - 1 == block)
+         pf->run[st] = -1;
+   } else if (pf->run[st] > 0) {
+      if (pf->last[st] + 1 == block) {
+         if (++pf->run[st] >= 2) {
+            pf->up++;
+            (void)cs_ref(&s->ll, a + 5 * line, 1);
+         }
+      } else
+         pf->run[st] = 0;
+   } else {
+      if (pf->last[st] - 1 == block) {
+         if (--pf->run[st] <= -2) {
+            pf->down++;
+            (void)cs_ref(&s->ll, a - 5 * line, 1);
+         }
+      } else
+         pf->run[st] = 0;
+   }
+   pf->last[st] = block;
+}
+
+CS_INLINE CS_Result cs_ifetch_pf(CS_Sim *s, cs_word a, unsigned size)
+{
+   if (cs_ref(&s->i1, a, size) == CS_HIT)
+      return CS_L1_HIT;
+   cs_prefetch(s, a);
+   return cs_ref(&s->ll, a, size) == CS_HIT ? CS_LL_HIT : CS_LL_MISS;
+}
+
+CS_INLINE CS_Result cs_dread_pf(CS_Sim *s, cs_word a, unsigned size)
+{
+   if (cs_ref(&s->d1, a, size) == CS_HIT)
+      return CS_L1_HIT;
+   cs_prefetch(s, a);
+   return cs_ref(&s->ll, a, size) == CS_HIT ? CS_LL_HIT : CS_LL_MISS;
+}
+
+CS_INLINE CS_Result cs_dwrite_pf(CS_Sim *s, cs_word a, unsigned size)
+{
+   return cs_dread_pf(s, a, size);
+}
+
+CS_INLINE CS_Result cs_ifetch_wb_pf(CS_Sim *s, cs_word a, unsigned size)
+{
+   if (cs_ref(&s->i1, a, size) == CS_HIT)
+      return CS_L1_HIT;
+   cs_prefetch(s, a);
+   return (CS_Result)(CS_LL_HIT + cs_ref_wb(&s->ll, a, size, CS_READ));
+}
+
+CS_INLINE CS_Result cs_dread_wb_pf(CS_Sim *s, cs_word a, unsigned size)
+{
+   if (cs_ref(&s->d1, a, size) == CS_HIT)
+      return CS_L1_HIT;
+   cs_prefetch(s, a);
+   return (CS_Result)(CS_LL_HIT + cs_ref_wb(&s->ll, a, size, CS_READ));
+}
+
+/* A write goes through to LL whether it hits D1 or not, so the
+   prefetcher sees every one. */
+CS_INLINE CS_Result cs_dwrite_wb_pf(CS_Sim *s, cs_word a, unsigned size)
+{
+   cs_prefetch(s, a);
+   return cs_dwrite_wb(s, a, size);
 }
 
 /* Add an access with result R to the events EV of its class: EV[0]

@@ -115,6 +115,11 @@ static void add_costs(Cost *v, UInt *n, CP_Block *b, CP_Fn *fn, Addr site,
          for (k = 0; k < 4; k++)
             v[*n].ev[CP_(ev_bc) + k] = bc[k];
       }
+      if (b->sim && CP_(ev_use) >= 0 && CP_(clo_cache_sim)) {
+         const ULong *u = count + b->sim[i].off + CP_(sim_use_off);
+         for (k = 0; k < 4; k++)
+            v[*n].ev[CP_(ev_use) + k] = u[k];
+      }
       if (b->sim && CP_(clo_cache_sim)) {
          /* cp_sim.c's counters per instruction, into the events */
          const ULong *sc = count + b->sim[i].off;

@@ -176,8 +176,8 @@ const HChar *CP_(ev_name)[CP_MAX_EV];
 
 /* Every event callprof can count, in Callgrind's order, with the
    options that add it. */
-typedef enum { EvAlways, EvCache, EvWb, EvBranch, EvBus, EvSys, EvSysNsec }
-   EvGroup;
+typedef enum { EvAlways, EvCache, EvWb, EvBranch, EvUse, EvBus, EvSys,
+               EvSysNsec } EvGroup;
 static const struct { const HChar *name; EvGroup group; } all_events[] = {
    { "Ir", EvAlways },
    { "Dr", EvCache }, { "Dw", EvCache }, { "I1mr", EvCache },
@@ -186,6 +186,8 @@ static const struct { const HChar *name; EvGroup group; } all_events[] = {
    { "ILdmr", EvWb }, { "DLdmr", EvWb }, { "DLdmw", EvWb },
    { "Bc", EvBranch }, { "Bcm", EvBranch }, { "Bi", EvBranch },
    { "Bim", EvBranch },
+   { "AcCost1", EvUse }, { "SpLoss1", EvUse }, { "AcCost2", EvUse },
+   { "SpLoss2", EvUse },
    { "Ge", EvBus },
    { "sysCount", EvSys }, { "sysTime", EvSys }, { "sysCpuTime", EvSysNsec },
 };
@@ -193,13 +195,14 @@ static const struct { const HChar *name; EvGroup group; } all_events[] = {
 /* Every option at once gives every event. */
 typedef char all_events_fit[N_ALL_EVENTS <= CP_MAX_EV ? 1 : -1];
 
-static Bool known_event(const HChar *name)
+/* The group of the event NAME; -1: no such event. */
+static Int event_group(const HChar *name)
 {
    UInt k;
    for (k = 0; k < N_ALL_EVENTS; k++)
       if (VG_STREQ(name, all_events[k].name))
-         return True;
-   return False;
+         return all_events[k].group;
+   return -1;
 }
 
 /* "expected an event: Ir, or with the options that add them Dr Dw ..." */
@@ -210,8 +213,9 @@ static const HChar *known_events_text(void)
                          "the options that add them", all_events[0].name);
    UInt k;
    for (k = 1; k < N_ALL_EVENTS && n < (Int)sizeof text; k++)
-      n += VG_(snprintf)(text + n, sizeof text - n, " %s",
-                         all_events[k].name);
+      if (all_events[k].group != EvUse)
+         n += VG_(snprintf)(text + n, sizeof text - n, " %s",
+                            all_events[k].name);
    return text;
 }
 
@@ -222,6 +226,8 @@ static Bool group_on(EvGroup g)
    case EvCache:   return CP_(clo_cache_sim);
    case EvWb:      return CP_(clo_cache_sim) && CP_(clo_simulate_wb);
    case EvBranch:  return CP_(clo_branch_sim);
+   /* As in Callgrind, even when --cache-sim=no came after (all 0). */
+   case EvUse:     return CP_(clo_cacheuse);
    case EvBus:     return CP_(clo_collect_bus);
    case EvSys:     return CP_(clo_collect_systime) != CP_SYS_NO;
    case EvSysNsec: return CP_(clo_collect_systime) == CP_SYS_NSEC;
@@ -240,6 +246,8 @@ static void set_events(void)
          continue;
       if (g == EvBranch && CP_(ev_bc) < 0)
          CP_(ev_bc) = CP_(n_ev);
+      else if (g == EvUse && CP_(ev_use) < 0)
+         CP_(ev_use) = CP_(n_ev);
       else if (g == EvBus)
          CP_(ev_ge) = CP_(n_ev);
       else if (g == EvSys && CP_(ev_sys) < 0)
@@ -318,8 +326,13 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
       /* Whether the profile will have the event is known only after the
          last option (folded_event_index); a name of no event at all is
          refused here. */
-      if (!known_event(v))
+      Int g = event_group(v);
+      if (g < 0)
          clo_reject(arg, known_events_text());
+      /* Charged when lines are evicted, to no call path (cp_cacheuse.h). */
+      if (g == EvUse)
+         clo_reject(arg, "cache use is charged to single instructions, "
+                         "not to call paths");
       clo_folded_event = v;
    }
    else if (clo_match(arg, "--folded-out-file", &v)) {
@@ -382,6 +395,11 @@ static void cp_print_usage(void)
 "    --LL=<size>,<assoc>,<line_size>  set LL cache manually\n"
 "    --simulate-wb=no|yes        count dirty LL misses (write-backs):\n"
 "                                ILdmr DLdmr DLdmw [no]\n"
+"    --simulate-hwpref=no|yes    simulate a hardware prefetcher in front\n"
+"                                of LL [no]\n"
+"    --cacheuse=no|yes           charge each line's use to the instruction\n"
+"                                that loaded it: AcCost1 SpLoss1 AcCost2\n"
+"                                SpLoss2; sets --dump-instr=yes [no]\n"
 "    --branch-sim=no|yes         simulate branch prediction:\n"
 "                                Bc Bcm Bi Bim [no]\n");
 }
@@ -426,9 +444,9 @@ static Int folded_event_index(void)
 static void cp_post_clo_init(void)
 {
    set_translation();
+   CP_(sim_post_clo_init)();    /* settles which simulation options hold */
    set_events();
    CP_(folded_ev) = folded_event_index();
-   CP_(sim_post_clo_init)();
    CP_(separate_callers_on) = clo_separate_callers > 0 ||
                               callers_patterns != NULL;
    CP_(instrumenting) = CP_(clo_instr_atstart);
@@ -438,6 +456,7 @@ static void cp_post_clo_init(void)
 
 static void cp_fini(Int exitcode)
 {
+   CP_(sim_finish)();
    CP_(calls_fini)();
    CP_(dump)(NULL, False);
 }

@@ -38,9 +38,20 @@
    and adds the same events to the running thread's totals, from which
    calls get their inclusive costs (cp_calls.c), while it collects.
 
-   Limits, as Callgrind's: virtual addresses, no TLB, no prefetcher, one
-   cache state for all threads (threads take turns, so their accesses
-   interleave as they ran). */
+   Models.  The options choose one set of helpers for the whole run
+   (CP_(sim_helpers)), so that the plain model's tests no option:
+   plain, write-back (--simulate-wb), prefetching (--simulate-hwpref,
+   cp_cachesim.h), both, or cache use (--cacheuse, cp_cacheuse.h), which
+   Callgrind does not combine with the other two: it warns and drops
+   them.  Cache use adds four counters per instruction after the branch
+   counters: AcCost1 SpLoss1 AcCost2 SpLoss2, charged to the instruction
+   that loaded a line when the line leaves the cache, not to the running
+   thread's totals (so no call gets them inclusive, as in Callgrind).
+   Its hits change state (a use is counted), so every fetch is simulated.
+
+   Limits, as Callgrind's: virtual addresses, no TLB, one cache state for
+   all threads (threads take turns, so their accesses interleave as they
+   ran). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -53,14 +64,20 @@
 #include "clo.h"
 #include "cp.h"
 #include "cp_cachesim.h"
+#include "cp_cacheuse.h"
 
 Bool   CP_(clo_cache_sim) = False;
 Bool   CP_(clo_simulate_wb) = False;
+Bool   CP_(clo_simulate_hwpref) = False;
+Bool   CP_(clo_cacheuse) = False;
 Bool   CP_(clo_branch_sim) = False;
 UInt   CP_(sim_slots) = 0;
 UInt   CP_(sim_branch_off) = 0;
+UInt   CP_(sim_use_off) = 0;
 Int    CP_(ev_bc) = -1;
+Int    CP_(ev_use) = -1;
 ULong *CP_(sim_ev);
+const CP_SimHelpers *CP_(sim_helpers);
 
 enum { I1, D1, LL };
 static const HChar *const cache_name[3] = { "I1", "D1", "LL" };
@@ -68,8 +85,11 @@ static CS_Geometry clo_geom[3];
 static Bool        clo_given[3];
 static CS_Geometry geom[3];
 static CS_Sim      sim;
+static CS_UseSim   use;
 static HChar       desc_text[3][CS_DESC_SIZE + 16];
 static UInt        min_line;
+
+static const CP_SimHelpers *model_helpers(void);
 
 /*------------------------------------------------------------*/
 /*--- Options and geometry                                 ---*/
@@ -93,10 +113,16 @@ Bool CP_(sim_option)(const HChar *arg)
    }
    if (clo_match(arg, "--simulate-wb", &v))
       CP_(clo_simulate_wb) = clo_bool(arg, v);
-   else if (clo_match(arg, "--simulate-hwpref", &v) ||
-            clo_match(arg, "--cacheuse", &v)) {
-      if (clo_bool(arg, v))
-         clo_reject(arg, "expected no (not implemented yet)");
+   else if (clo_match(arg, "--simulate-hwpref", &v))
+      CP_(clo_simulate_hwpref) = clo_bool(arg, v);
+   else if (clo_match(arg, "--simulate-sectors", &v))
+      (void)clo_bool(arg, v);     /* Callgrind takes it and ignores it */
+   else if (clo_match(arg, "--cacheuse", &v)) {
+      /* As Callgrind: use counts are per instruction, so they switch
+         --dump-instr on (a later --dump-instr=no switches it off). */
+      CP_(clo_cacheuse) = clo_bool(arg, v);
+      if (CP_(clo_cacheuse))
+         CP_(clo_dump_instr) = True;
    }
    else if ((k = I1, clo_match(arg, "--I1", &v)) ||
             (k = D1, clo_match(arg, "--D1", &v)) ||
@@ -164,9 +190,22 @@ void CP_(sim_post_clo_init)(void)
    cs_word *tags;
    Int k;
 
+   /* Callgrind's warnings, and its choice: cache use wins. */
+   if (CP_(clo_cache_sim) && CP_(clo_cacheuse) && CP_(clo_simulate_hwpref)) {
+      VG_(dmsg)("warning: prefetch simulation can not be used with cache "
+                "usage\n");
+      CP_(clo_simulate_hwpref) = False;
+   }
+   if (CP_(clo_cache_sim) && CP_(clo_cacheuse) && CP_(clo_simulate_wb)) {
+      VG_(dmsg)("warning: write-back simulation can not be used with "
+                "cache usage\n");
+      CP_(clo_simulate_wb) = False;
+   }
    CP_(sim_branch_off) = !CP_(clo_cache_sim) ? 0
                          : CP_(clo_simulate_wb) ? 12 : 9;
-   CP_(sim_slots) = CP_(sim_branch_off) + (CP_(clo_branch_sim) ? 4 : 0);
+   CP_(sim_use_off) = CP_(sim_branch_off) + (CP_(clo_branch_sim) ? 4 : 0);
+   CP_(sim_slots) = CP_(sim_use_off)
+                    + (CP_(clo_cache_sim) && CP_(clo_cacheuse) ? 4 : 0);
    if (!CP_(clo_cache_sim))
       return;
    machine_caches();
@@ -204,11 +243,29 @@ void CP_(sim_post_clo_init)(void)
                 VG_(machine_get_size_of_largest_guest_register)());
       VG_(exit)(1);
    }
-      tags = VG_(malloc)("cp.sim.tags", (cs_tag_words(&geom[I1])
+   tags = VG_(malloc)("cp.sim.tags", (cs_tag_words(&geom[I1])
                                       + cs_tag_words(&geom[D1])
                                       + cs_tag_words(&geom[LL]))
                                      * sizeof(cs_word));
    cs_sim_init(&sim, &geom[I1], &geom[D1], &geom[LL], tags);
+   if (CP_(clo_cacheuse)) {
+      for (k = 0; k < 3; k++) {
+         const CS_Cache *c = k == I1 ? &sim.i1 : k == D1 ? &sim.d1 : &sim.ll;
+         const HChar *err = cs_use_check(c);
+         if (err) {
+            VG_(umsg)("callprof: --cacheuse=yes: %s cache (%d B, %d-way, "
+                      "%d B lines): %s\n", cache_name[k], geom[k].size,
+                      geom[k].assoc, geom[k].line_size, err);
+            VG_(exit)(1);
+         }
+      }
+      cs_use_init(&sim, &use, VG_(malloc)("cp.sim.use",
+                                          (cs_tag_words(&geom[I1])
+                                           + cs_tag_words(&geom[D1])
+                                           + cs_tag_words(&geom[LL]))
+                                          * sizeof(CS_Use)));
+   }
+   CP_(sim_helpers) = model_helpers();
    for (k = 0; k < 3; k++) {
       Int n = VG_(sprintf)(desc_text[k], "%s cache: ", cache_name[k]);
       cs_desc(&geom[k], desc_text[k] + n);
@@ -241,7 +298,7 @@ Bool CP_(sim_fetch_needed)(const CP_Block *b, UInt k)
 {
    UInt bits = sim.i1.line_bits;
    Addr first, last, prev;
-   if (k == 0)
+   if (k == 0 || CP_(clo_cacheuse))    /* a hit counts a use */
       return True;
    first = b->sim[k].addr >> bits;
    last = (b->sim[k].addr + b->sim[k].len - 1) >> bits;
@@ -251,8 +308,23 @@ Bool CP_(sim_fetch_needed)(const CP_Block *b, UInt k)
 
 void CP_(sim_clear)(void)
 {
-   if (CP_(clo_cache_sim))
-      cs_sim_clear(&sim);
+   if (!CP_(clo_cache_sim))
+      return;
+   cs_sim_clear(&sim);
+   if (CP_(clo_cacheuse))
+      cs_use_clear(&sim, &use);
+}
+
+void CP_(sim_finish)(void)
+{
+   if (CP_(clo_cache_sim) && CP_(clo_cacheuse)) {
+      use.collect = CP_(collecting)();
+      cs_use_finish(&sim, &use);
+   }
+   if (VG_(clo_verbosity) >= 2 && CP_(clo_simulate_hwpref)) {
+      VG_(dmsg)("Prefetch Up:       %llu\n", sim.pf.up);
+      VG_(dmsg)("Prefetch Down:     %llu\n", sim.pf.down);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -285,27 +357,72 @@ static inline void count(CS_Result r, ULong *c, Int k)
    --simulate-wb (and a dirty LL miss). */
 #define CLASS(k) ((k) * (CP_(sim_branch_off) / 3))
 
-VG_REGPARM(2) void CP_(sim_fetch)(const CP_SimInstr *ii, ULong *base)
+/* The helpers of each model, chosen once (CP_(sim_helpers)), so that
+   the plain model's carry no test of the options: FETCH, READ and WRITE
+   are cp_cachesim.h's access functions of the model. */
+#define MODEL_HELPERS(sfx, FETCH, READ, WRITE)                              \
+static VG_REGPARM(2) void fetch_##sfx(const CP_SimInstr *ii, ULong *base)  \
+{                                                                           \
+   count(FETCH(&sim, ii->addr, ii->len), base + ii->off, 0);                \
+}                                                                           \
+static VG_REGPARM(3) void read_##sfx(const CP_SimInstr *ii, ULong *base,   \
+                                     Addr a, UWord size)                    \
+{                                                                           \
+   count(READ(&sim, a, (unsigned)size), base + ii->off + CLASS(1), 1);      \
+}                                                                           \
+static VG_REGPARM(3) void write_##sfx(const CP_SimInstr *ii, ULong *base,  \
+                                      Addr a, UWord size)                   \
+{                                                                           \
+   count(WRITE(&sim, a, (unsigned)size), base + ii->off + CLASS(2), 2);     \
+}
+
+MODEL_HELPERS(plain, cs_ifetch, cs_dread, cs_dwrite)
+MODEL_HELPERS(wb, cs_ifetch_wb, cs_dread_wb, cs_dwrite_wb)
+MODEL_HELPERS(pf, cs_ifetch_pf, cs_dread_pf, cs_dwrite_pf)
+MODEL_HELPERS(wb_pf, cs_ifetch_wb_pf, cs_dread_wb_pf, cs_dwrite_wb_pf)
+
+/* --cacheuse: the instruction's use counters (AcCost1 SpLoss1 AcCost2
+   SpLoss2) are its lines' loader counters; whether the thread collects
+   decides whether evictions charge. */
+static VG_REGPARM(2) void fetch_use(const CP_SimInstr *ii, ULong *base)
 {
-   count(CP_(clo_simulate_wb) ? cs_ifetch_wb(&sim, ii->addr, ii->len)
-                              : cs_ifetch(&sim, ii->addr, ii->len),
+   use.collect = CP_(sim_ev) != NULL;
+   count(cs_use_access(&sim, &use, CS_USE_I1, ii->addr, ii->len,
+                       (cs_u64 *)base + ii->off + CP_(sim_use_off)),
          base + ii->off, 0);
 }
 
-VG_REGPARM(3) void CP_(sim_read)(const CP_SimInstr *ii, ULong *base,
-                                 Addr a, UWord size)
+static VG_REGPARM(3) void read_use(const CP_SimInstr *ii, ULong *base,
+                                   Addr a, UWord size)
 {
-   count(CP_(clo_simulate_wb) ? cs_dread_wb(&sim, a, (unsigned)size)
-                              : cs_dread(&sim, a, (unsigned)size),
+   use.collect = CP_(sim_ev) != NULL;
+   count(cs_use_access(&sim, &use, CS_USE_D1, a, (unsigned)size,
+                       (cs_u64 *)base + ii->off + CP_(sim_use_off)),
          base + ii->off + CLASS(1), 1);
 }
 
-VG_REGPARM(3) void CP_(sim_write)(const CP_SimInstr *ii, ULong *base,
-                                  Addr a, UWord size)
+static VG_REGPARM(3) void write_use(const CP_SimInstr *ii, ULong *base,
+                                    Addr a, UWord size)
 {
-   count(CP_(clo_simulate_wb) ? cs_dwrite_wb(&sim, a, (unsigned)size)
-                              : cs_dwrite(&sim, a, (unsigned)size),
+   use.collect = CP_(sim_ev) != NULL;
+   count(cs_use_access(&sim, &use, CS_USE_D1, a, (unsigned)size,
+                       (cs_u64 *)base + ii->off + CP_(sim_use_off)),
          base + ii->off + CLASS(2), 2);
+}
+
+enum { MODEL_WB = 1, MODEL_PF = 2, MODEL_USE = 4 };
+#define HELPERS(sfx) { "cp_sim_fetch_" #sfx, "cp_sim_read_" #sfx,            \
+                       "cp_sim_write_" #sfx, fetch_##sfx, read_##sfx,          \
+                       write_##sfx }
+static const CP_SimHelpers *model_helpers(void)
+{
+   static const CP_SimHelpers helpers[MODEL_USE + 1] = {
+      HELPERS(plain), HELPERS(wb), HELPERS(pf), HELPERS(wb_pf), HELPERS(use),
+   };
+   if (CP_(clo_cacheuse))
+      return &helpers[MODEL_USE];
+   return &helpers[(CP_(clo_simulate_wb) ? MODEL_WB : 0)
+                   + (CP_(clo_simulate_hwpref) ? MODEL_PF : 0)];
 }
 
 /*------------------------------------------------------------*/

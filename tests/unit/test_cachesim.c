@@ -1,4 +1,5 @@
-/* test_cachesim.c: the cache simulator (callprof/cp_cachesim.c) on the host.
+/* test_cachesim.c: the cache simulator (callprof/cp_cachesim.c and
+   cp_cacheuse.c) on the host.
 
    Copyright (C) 2026 The heapsnap/callprof developers.
    SPDX-License-Identifier: GPL-2.0-or-later
@@ -12,7 +13,8 @@
 
    Build from the top of the tree and run:
       cc -Iinclude -Icallprof -Itests/unit callprof/cp_cachesim.c \
-         tests/unit/check.c tests/unit/test_cachesim.c -o test_cachesim
+         callprof/cp_cacheuse.c tests/unit/check.c tests/unit/test_cachesim.c \
+         -o test_cachesim
       ./test_cachesim
    It prints one line per failed check, then "unit: N checks, N failed",
    and exits 1 if a check failed. */
@@ -22,6 +24,7 @@
 
 #include "check.h"
 #include "cp_cachesim.h"
+#include "cp_cacheuse.h"
 
 /* The ways of set SET of C, most recently used first, against WANT. */
 static void check_set(const CS_Cache *c, unsigned set, const cs_word *want,
@@ -801,6 +804,243 @@ static void test_layout(void)
    CHECK_LONG(t[511], 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* Prefetching (--simulate-hwpref)                                     */
+/* ------------------------------------------------------------------ */
+
+/* Reads going up one line at a time in one stream (page 0x10000, stream
+   0): the third starts prefetching 5 lines ahead of itself, into LL
+   only, so a later read of those lines misses D1 but hits LL. */
+static void test_pf_up(void)
+{
+   CS_Sim s;
+
+   small_sim(&s);
+   CHECK_LONG(cs_dread_pf(&s, 0x10000, 4), CS_LL_MISS); /* run 0 */
+   CHECK_LONG(cs_dread_pf(&s, 0x10010, 4), CS_LL_MISS); /* run 1 */
+   CHECK_LONG(cs_dread_pf(&s, 0x10020, 4), CS_LL_MISS); /* 2: 0x10070 */
+   CHECK_LONG(s.pf.up, 1);
+   CHECK_SET(&s.ll, 7, 0x1007, 0, 0, 0);
+   CHECK_LONG(cs_dread_pf(&s, 0x10030, 4), CS_LL_MISS); /* 3: 0x10080 */
+   CHECK_LONG(s.pf.up, 2);
+   /* not the next line: the run ends, no prefetch */
+   CHECK_LONG(cs_dread_pf(&s, 0x10070, 4), CS_LL_HIT);
+   CHECK_LONG(cs_dread_pf(&s, 0x10080, 4), CS_LL_HIT);  /* run 1 again */
+   CHECK_LONG(s.pf.up, 2);
+   CHECK_LONG(s.pf.last[0], 0x1008);
+   CHECK_LONG(s.pf.run[0], 1);
+   /* a D1 hit does not reach the prefetcher */
+   CHECK_LONG(cs_dread_pf(&s, 0x10084, 4), CS_L1_HIT);
+   CHECK_LONG(s.pf.run[0], 1);
+   /* nor does a fetch that hits I1; one that misses does */
+   CHECK_LONG(cs_ifetch_pf(&s, 0x10090, 4), CS_LL_MISS);
+   CHECK_LONG(s.pf.run[0], 2);
+   CHECK_LONG(s.pf.up, 3);                                /* 0x100e0 */
+   CHECK_LONG(cs_dwrite_pf(&s, 0x100e0, 4), CS_LL_HIT);
+}
+
+/* Going down, in stream 2 (page 0x12000): from the third line on, the
+   line 5 below is prefetched, here into another page's stream. */
+static void test_pf_down(void)
+{
+   CS_Sim s;
+
+   small_sim(&s);
+   CHECK_LONG(cs_dread_pf(&s, 0x12050, 4), CS_LL_MISS);
+   CHECK_LONG(cs_dread_pf(&s, 0x12040, 4), CS_LL_MISS);  /* run -1 */
+   CHECK_LONG(s.pf.run[2], -1);
+   CHECK_LONG(cs_dread_pf(&s, 0x12030, 4), CS_LL_MISS);  /* -2: 0x11fe0 */
+   CHECK_LONG(s.pf.down, 1);
+   CHECK_LONG(s.pf.up, 0);
+   CHECK_LONG(cs_dread_pf(&s, 0x11fe0, 4), CS_LL_HIT);   /* stream 1 */
+   CHECK_LONG(s.pf.run[1], 0);
+   CHECK_LONG(s.pf.run[2], -2);
+   /* a line that does not go on down ends the run */
+   CHECK_LONG(cs_dread_pf(&s, 0x12100, 4), CS_LL_MISS);
+   CHECK_LONG(s.pf.run[2], 0);
+   CHECK_LONG(s.pf.last[2], 0x1210);
+   cs_sim_clear(&s);
+   CHECK_LONG(s.pf.last[2], 0);
+   CHECK_LONG(s.pf.down, 1);                 /* counts are kept */
+}
+
+/* With write-back every write goes to the prefetcher, even a D1 hit,
+   before D1; and a prefetched line never hits a write-back reference:
+   it was loaded with the plain model's tag (the block), which no
+   write-back tag (address, low bits cleared) equals. */
+static void test_pf_wb(void)
+{
+   CS_Sim s;
+
+   small_sim(&s);
+   CHECK_LONG(cs_dwrite_wb_pf(&s, 0x10000, 4), CS_LL_MISS);
+   CHECK_LONG(cs_dwrite_wb_pf(&s, 0x10010, 4), CS_LL_MISS);  /* run 1 */
+   CHECK_LONG(cs_dwrite_wb_pf(&s, 0x10000, 4), CS_L1_HIT);   /* run 0 */
+   CHECK_LONG(s.pf.run[0], 0);
+   CHECK_LONG(cs_dwrite_wb_pf(&s, 0x10010, 4), CS_L1_HIT);   /* run 1 */
+   CHECK_LONG(s.pf.run[0], 1);
+   CHECK_LONG(cs_dwrite_wb_pf(&s, 0x10020, 4), CS_LL_MISS);  /* 0x10070 */
+   CHECK_LONG(s.pf.up, 1);
+   CHECK_SET(&s.ll, 7, 0x1007, 0, 0, 0);
+   CHECK_LONG(cs_dread_wb_pf(&s, 0x10070, 4), CS_LL_MISS);
+   CHECK_SET(&s.ll, 7, 0x10000, 0x1007, 0, 0);
+   /* a fetch prefetches only on an I1 miss, as without write-back */
+   CHECK_LONG(cs_ifetch_wb_pf(&s, 0x10080, 4), CS_LL_MISS);
+   CHECK_LONG(s.pf.run[0], 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Cache use (--cacheuse)                                              */
+/* ------------------------------------------------------------------ */
+
+static CS_Use use_recs[16 + 16 + 64];
+
+/* The small hierarchy with use records; use tags are write-back's: L1
+   address & ~0x7f (8 sets of 16 B), LL address & ~0xff, the slot in the
+   low bits. */
+static void small_use(CS_Sim *s, CS_UseSim *u)
+{
+   small_sim(s);
+   cs_use_init(s, u, use_recs);
+}
+
+static void check_cost(const cs_u64 *got, const cs_u64 *want,
+                       const char *file, int line)
+{
+   static const char *const names[4] = { "AcCost1", "SpLoss1", "AcCost2",
+                                         "SpLoss2" };
+   int k;
+
+   for (k = 0; k < 4; k++)
+      check_long((long)got[k], (long)want[k], names[k], file, line);
+}
+#define CHECK_COST(got, ...) \
+   check_cost((got), (const cs_u64[4]){ __VA_ARGS__ }, __FILE__, __LINE__)
+
+static void test_use_masks(void)
+{
+   CS_Sim s;
+   static const CS_Geometry g16 = { 64, 2, 16 }, g32 = { 128, 2, 32 },
+                            g64 = { 256, 2, 64 };
+   cs_word t[4 + 4 + 4];
+
+   cs_sim_init(&s, &g16, &g32, &g64, t);
+   /* 16 B lines: two bits a byte */
+   CHECK_LONG(cs_use_from(&s.i1, 0), 0xffffffffu);
+   CHECK_LONG(cs_use_from(&s.i1, 5), 0xfffffc00u);
+   CHECK_LONG(cs_use_to(&s.i1, 15), 0xffffffffu);
+   CHECK_LONG(cs_use_to(&s.i1, 3), 0xffu);
+   /* 32 B lines: a bit a byte */
+   CHECK_LONG(cs_use_from(&s.d1, 5), 0xffffffe0u);
+   CHECK_LONG(cs_use_to(&s.d1, 5), 0x3fu);
+   /* 64 B lines: two bytes a bit */
+   CHECK_LONG(cs_use_from(&s.ll, 63), 0x80000000u);
+   CHECK_LONG(cs_use_from(&s.ll, 3), 0xfffffffeu);
+   CHECK_LONG(cs_use_to(&s.ll, 0), 0x1u);
+   CHECK_LONG(cs_use_to(&s.ll, 3), 0x3u);
+   CHECK_LONG(cs_use_bits(0xffff00ffu), 24);
+   CHECK_LONG(cs_use_bits(0), 0);
+}
+
+/* Two loaders, A and B, reading; every step worked out by hand. */
+static void test_use_trace(void)
+{
+   CS_Sim s;
+   CS_UseSim u;
+   cs_u64 a[4] = { 0 }, b[4] = { 0 };
+
+   small_use(&s, &u);
+   CHECK_SET(&s.d1, 0, 0, 1);                    /* tags start as slots */
+   /* A loads 0x1000 (D1 set 0, slot 1; LL set 0, slot 3), bytes 0-3 */
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_D1, 0x1000, 4, a), CS_LL_MISS);
+   CHECK_SET(&s.d1, 0, 0x1001, 0);
+   CHECK_SET(&s.ll, 0, 0x1003, 0, 1, 2);
+   CHECK_LONG(u.rec[CS_USE_D1][1].mask, 0xff);
+   CHECK_LONG(u.rec[CS_USE_D1][1].dep, 3);
+   /* and uses bytes 8-15 */
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_D1, 0x1008, 8, a), CS_L1_HIT);
+   CHECK_LONG(u.rec[CS_USE_D1][1].count, 2);
+   CHECK_LONG(u.rec[CS_USE_D1][1].mask, 0xffff00ff);
+   /* B loads 0x1080 into slot 0 (LL set 8, slot 3: record 35) */
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_D1, 0x1080, 4, b), CS_LL_MISS);
+   CHECK_SET(&s.d1, 0, 0x1080, 0x1001);
+   CHECK_LONG(u.rec[CS_USE_D1][0].dep, 35);
+   /* B's 0x1100 evicts A's line: 1000 / 2 accesses, 8 of 32 parts
+      unused: 8 * 16 / 32 = 4 bytes; its use goes to LL record 3 */
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_D1, 0x1100, 4, b), CS_LL_MISS);
+   CHECK_COST(a, 500, 4, 0, 0);
+   CHECK_LONG(u.rec[CS_USE_LL][3].count, 2);
+   CHECK_LONG(u.rec[CS_USE_LL][3].mask, 0xffff00ff);
+   CHECK_SET(&s.ll, 0, 0x1102, 0x1003, 0, 1);
+   /* straddling 0x1e0e-0x1e11: set 0 evicts B's 0x1080 (used once, 4
+      bytes: 1000, 12 lost), set 1 loads its first line; both miss LL */
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_D1, 0x1e0e, 4, b), CS_LL_MISS);
+   CHECK_COST(b, 1000, 12, 0, 0);
+   CHECK_LONG(u.rec[CS_USE_D1][0].mask, 0xf0000000u);
+   CHECK_LONG(u.rec[CS_USE_D1][3].mask, 0xfu);
+   CHECK_LONG(u.rec[CS_USE_D1][3].dep, 7);
+   CHECK_LONG(u.rec[CS_USE_LL][35].count, 1);
+   /* A hits B's 0x1100 line: the use counts for B, who loaded it */
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_D1, 0x1104, 2, a), CS_L1_HIT);
+   CHECK_LONG(u.rec[CS_USE_D1][1].count, 2);
+   CHECK_LONG(u.rec[CS_USE_D1][1].mask, 0xfff);
+   /* the end: D1 lines 0x1e00 (1000, 14), 0x1100 (500, 10), 0x1e10
+      (1000, 14); then LL lines 0x1000 (A: 500, 4), 0x1080 (1000, 12),
+      0x1100 (500, 10), 0x1e00 and 0x1e10 (1000, 14 each) */
+   cs_use_finish(&s, &u);
+   CHECK_COST(a, 500, 4, 500, 4);
+   CHECK_COST(b, 3500, 50, 3500, 50);
+   /* finished lines are forgotten */
+   cs_use_finish(&s, &u);
+   CHECK_COST(b, 3500, 50, 3500, 50);
+}
+
+/* Fetches count uses as reads do; a line whose address part is 0 hits
+   at the start, with no loader to charge; nothing is charged while the
+   thread does not collect, nor passed on to LL. */
+static void test_use_fetch_collect(void)
+{
+   CS_Sim s;
+   CS_UseSim u;
+   cs_u64 c[4] = { 0 }, d[4] = { 0 };
+
+   small_use(&s, &u);
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_I1, 0x400, 4, c), CS_LL_MISS);
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_I1, 0x404, 3, c), CS_L1_HIT);
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_D1, 0x10, 4, d), CS_L1_HIT);
+   CHECK(u.rec[CS_USE_D1][2].cost == 0);
+   /* bytes 0-6 of 16: 18 of 32 parts unused, 9 bytes */
+   cs_use_finish(&s, &u);
+   CHECK_COST(c, 500, 9, 500, 9);
+   CHECK_COST(d, 0, 0, 0, 0);
+
+   cs_use_clear(&s, &u);
+   CHECK_SET(&s.ll, 0, 0, 1, 2, 3);
+   c[0] = c[1] = c[2] = c[3] = 0;
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_D1, 0x1000, 4, c), CS_LL_MISS);
+   u.collect = 0;
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_D1, 0x1080, 4, d), CS_LL_MISS);
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_D1, 0x1100, 4, d), CS_LL_MISS);
+   CHECK_COST(c, 0, 0, 0, 0);
+   CHECK_LONG(u.rec[CS_USE_LL][3].count, 0);
+   cs_use_finish(&s, &u);
+   CHECK_COST(d, 0, 0, 0, 0);
+   u.collect = 1;
+   cs_use_finish(&s, &u);
+   CHECK_COST(d, 2000, 24, 2000, 24);
+}
+
+static void test_use_check(void)
+{
+   CS_Sim s;
+   static const CS_Geometry ok = { 256, 16, 16 }, many = { 512, 32, 16 };
+   cs_word t[16 + 32 + 32];
+
+   cs_sim_init(&s, &ok, &many, &many, t);
+   CHECK(cs_use_check(&s.i1) == 0);          /* 1 set: 16 slots, 4 bits */
+   CHECK(cs_use_check(&s.d1) != 0);          /* 32 ways in 4 bits */
+}
+
 int main(void)
 {
    test_lru_2way();
@@ -819,6 +1059,13 @@ int main(void)
    test_wb_one_set();
    test_wb_high_addresses();
    test_count();
+   test_pf_up();
+   test_pf_down();
+   test_pf_wb();
+   test_use_masks();
+   test_use_trace();
+   test_use_fetch_collect();
+   test_use_check();
    test_check();
    test_tweak();
    test_parse();
