@@ -39,7 +39,7 @@
    calls get their inclusive costs (cp_calls.c), while it collects.
 
    Models.  The options choose one set of helpers for the whole run
-   (CP_(sim_helpers)), so that the plain model's tests no option:
+   (CP_(sim_helpers)), so that the plain model's helpers test no option:
    plain, write-back (--simulate-wb), prefetching (--simulate-hwpref,
    cp_cachesim.h), both, or cache use (--cacheuse, cp_cacheuse.h), which
    Callgrind does not combine with the other two: it warns and drops
@@ -321,7 +321,8 @@ void CP_(sim_finish)(void)
       use.collect = CP_(collecting)();
       cs_use_finish(&sim, &use);
    }
-   if (VG_(clo_verbosity) >= 2 && CP_(clo_simulate_hwpref)) {
+   if (VG_(clo_verbosity) >= 2 && CP_(clo_cache_sim)
+       && CP_(clo_simulate_hwpref)) {
       VG_(dmsg)("Prefetch Up:       %llu\n", sim.pf.up);
       VG_(dmsg)("Prefetch Down:     %llu\n", sim.pf.down);
    }
@@ -358,8 +359,8 @@ static inline void count(CS_Result r, ULong *c, Int k)
 #define CLASS(k) ((k) * (CP_(sim_branch_off) / 3))
 
 /* The helpers of each model, chosen once (CP_(sim_helpers)), so that
-   the plain model's carry no test of the options: FETCH, READ and WRITE
-   are cp_cachesim.h's access functions of the model. */
+   the plain model's helpers test no option: FETCH, READ and WRITE are
+   cp_cachesim.h's access functions of the model. */
 #define MODEL_HELPERS(sfx, FETCH, READ, WRITE)                              \
 static VG_REGPARM(2) void fetch_##sfx(const CP_SimInstr *ii, ULong *base)  \
 {                                                                           \
@@ -381,33 +382,36 @@ MODEL_HELPERS(wb, cs_ifetch_wb, cs_dread_wb, cs_dwrite_wb)
 MODEL_HELPERS(pf, cs_ifetch_pf, cs_dread_pf, cs_dwrite_pf)
 MODEL_HELPERS(wb_pf, cs_ifetch_wb_pf, cs_dread_wb_pf, cs_dwrite_wb_pf)
 
-/* --cacheuse: the instruction's use counters (AcCost1 SpLoss1 AcCost2
-   SpLoss2) are its lines' loader counters; whether the thread collects
-   decides whether evictions charge. */
-static VG_REGPARM(2) void fetch_use(const CP_SimInstr *ii, ULong *base)
+/* --cacheuse: an access of class K (0 fetch, 1 read, 2 write: a write
+   is simulated as a read) of SIZE bytes at A.  The instruction's use
+   counters (AcCost1 SpLoss1 AcCost2 SpLoss2) are the loader counters of
+   the lines it loads; whether the thread collects decides whether
+   evictions charge. */
+static inline void use_access(const CP_SimInstr *ii, ULong *base, Addr a,
+                              UWord size, Int k)
 {
    use.collect = CP_(sim_ev) != NULL;
-   count(cs_use_access(&sim, &use, CS_USE_I1, ii->addr, ii->len,
+   count(cs_use_access(&sim, &use, k == 0 ? CS_USE_I1 : CS_USE_D1, a,
+                       (unsigned)size,
                        (cs_u64 *)base + ii->off + CP_(sim_use_off)),
-         base + ii->off, 0);
+         base + ii->off + CLASS(k), k);
+}
+
+static VG_REGPARM(2) void fetch_use(const CP_SimInstr *ii, ULong *base)
+{
+   use_access(ii, base, ii->addr, ii->len, 0);
 }
 
 static VG_REGPARM(3) void read_use(const CP_SimInstr *ii, ULong *base,
                                    Addr a, UWord size)
 {
-   use.collect = CP_(sim_ev) != NULL;
-   count(cs_use_access(&sim, &use, CS_USE_D1, a, (unsigned)size,
-                       (cs_u64 *)base + ii->off + CP_(sim_use_off)),
-         base + ii->off + CLASS(1), 1);
+   use_access(ii, base, a, size, 1);
 }
 
 static VG_REGPARM(3) void write_use(const CP_SimInstr *ii, ULong *base,
                                     Addr a, UWord size)
 {
-   use.collect = CP_(sim_ev) != NULL;
-   count(cs_use_access(&sim, &use, CS_USE_D1, a, (unsigned)size,
-                       (cs_u64 *)base + ii->off + CP_(sim_use_off)),
-         base + ii->off + CLASS(2), 2);
+   use_access(ii, base, a, size, 2);
 }
 
 enum { MODEL_WB = 1, MODEL_PF = 2, MODEL_USE = 4 };
