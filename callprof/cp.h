@@ -166,12 +166,12 @@ typedef struct {
    void        *fetch, *read, *write;
 } CP_SimHelpers;
 extern const CP_SimHelpers *CP_(sim_helpers);
-/* --branch-sim: a conditional branch, TAKEN or not; an indirect one to
-   DST. */
-VG_REGPARM(3) void CP_(sim_cond)(const CP_SimInstr *ii, ULong *base,
-                                 UWord taken);
-VG_REGPARM(3) void CP_(sim_ind)(const CP_SimInstr *ii, ULong *base,
-                                Addr dst);
+/* --branch-sim: a conditional branch, TAKEN (1) or not (0); an
+   indirect one to DST.  C: the instruction's branch counters (at
+   CP_(sim_branch_off) of its counters), LOW: the low 7 (conditional)
+   or 9 (indirect) bits of its address. */
+VG_REGPARM(3) void CP_(sim_cond)(ULong *c, UWord low, UWord taken);
+VG_REGPARM(3) void CP_(sim_ind)(ULong *c, UWord low, Addr dst);
 /* The running thread's events to add to, NULL while it does not
    collect (kept by cp_calls.c). */
 extern ULong *CP_(sim_ev);

@@ -569,12 +569,16 @@ static void sim_call(IRSB *out, const SimEmit *se, Int instr, Bool write,
    indirect one to ARG (both host words). */
 static void sim_branch(IRSB *out, const SimEmit *se, Bool cond, IRExpr *arg)
 {
-   IRExpr *ii = mkIRExpr_HWord((HWord)&se->b->sim[se->instr]);
+   const CP_SimInstr *ii = &se->b->sim[se->instr];
+   IRExpr *c = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64,
+      IRExpr_RdTmp(se->base),
+      IRExpr_Const(IRConst_U64(8 * (ULong)(ii->off
+                                           + CP_(sim_branch_off))))));
+   IRExpr *low = mkIRExpr_HWord(ii->addr & (cond ? 0x7f : 0x1ff));
    IRDirty *d = unsafeIRDirty_0_N(3, cond ? "cp_sim_cond" : "cp_sim_ind",
                                   VG_(fnptr_to_fnentry)(cond ? &CP_(sim_cond)
                                                              : &CP_(sim_ind)),
-                                  mkIRExprVec_3(ii, IRExpr_RdTmp(se->base),
-                                                arg));
+                                  mkIRExprVec_3(c, low, arg));
    addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 

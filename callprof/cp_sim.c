@@ -445,22 +445,22 @@ static UWord history;
 static UChar counters[1 << 14];
 static Addr  targets[1 << 9];
 
-/* Each instruction's branch counters: Bc Bcm Bi Bim, after its cache
-   counters. */
-VG_REGPARM(3) void CP_(sim_cond)(const CP_SimInstr *ii, ULong *base,
-                                 UWord taken)
+/* C is the branch's instruction's counters Bc Bcm Bi Bim (after its
+   cache counters) and LOW the low bits of its address: the
+   instrumentation computes both, so that the helpers load nothing of
+   the instruction. */
+VG_REGPARM(3) void CP_(sim_cond)(ULong *c, UWord low, UWord taken)
 {
-   UWord i = ((history & 0x7f) << 7) | (ii->addr & 0x7f);
-   Bool miss = (counters[i] >= 2) != (taken != 0);
-   ULong *c = base + ii->off + CP_(sim_branch_off);
+   /* The counter's next value, [taken][value]: no host branch on the
+      guest's outcome, which would be mispredicted as often as that. */
+   static const UChar next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
+   UWord i = ((history & 0x7f) << 7) | low;
+   UWord now = counters[i];
+   UWord miss = (now >> 1) ^ taken;
    ULong *ev = CP_(sim_ev);
 
-   history = (history << 1) | (taken != 0);
-   if (taken) {
-      if (counters[i] < 3)
-         counters[i]++;
-   } else if (counters[i] > 0)
-      counters[i]--;
+   history = (history << 1) | taken;
+   counters[i] = next[taken][now];
    c[0]++;
    c[1] += miss;
    if (ev) {
@@ -469,15 +469,12 @@ VG_REGPARM(3) void CP_(sim_cond)(const CP_SimInstr *ii, ULong *base,
    }
 }
 
-VG_REGPARM(3) void CP_(sim_ind)(const CP_SimInstr *ii, ULong *base,
-                                Addr dst)
+VG_REGPARM(3) void CP_(sim_ind)(ULong *c, UWord low, Addr dst)
 {
-   UWord i = ii->addr & 0x1ff;
-   Bool miss = targets[i] != dst;
-   ULong *c = base + ii->off + CP_(sim_branch_off);
+   UWord miss = targets[low] != dst;
    ULong *ev = CP_(sim_ev);
 
-   targets[i] = dst;
+   targets[low] = dst;
    c[2]++;
    c[3] += miss;
    if (ev) {
