@@ -449,7 +449,11 @@ static Addr  targets[1 << 9];
    cache counters) and LOW the low bits of its address: the
    instrumentation computes both, so that the helpers load nothing of
    the instruction. */
-VG_REGPARM(3) void CP_(sim_cond)(ULong *c, UWord low, UWord taken)
+/* GCC would pair the two counter updates in one SSE add, which costs
+   more here than two adds to memory. */
+#define SCALAR __attribute__((optimize("no-tree-slp-vectorize")))
+
+SCALAR VG_REGPARM(3) void CP_(sim_cond)(ULong *c, UWord low, UWord taken)
 {
    /* The counter's next value, [taken][value]: no host branch on the
       guest's outcome, which would be mispredicted as often as that. */
@@ -469,7 +473,7 @@ VG_REGPARM(3) void CP_(sim_cond)(ULong *c, UWord low, UWord taken)
    }
 }
 
-VG_REGPARM(3) void CP_(sim_ind)(ULong *c, UWord low, Addr dst)
+SCALAR VG_REGPARM(3) void CP_(sim_ind)(ULong *c, UWord low, Addr dst)
 {
    UWord miss = targets[low] != dst;
    ULong *ev = CP_(sim_ev);
