@@ -451,7 +451,11 @@ static Addr  targets[1 << 9];
    the instruction. */
 /* GCC would pair the two counter updates in one SSE add, which costs
    more here than two adds to memory. */
+#if defined(__GNUC__) && !defined(__clang__)
 #define SCALAR __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define SCALAR
+#endif
 
 SCALAR VG_REGPARM(3) void CP_(sim_cond)(ULong *c, UWord low, UWord taken)
 {
