@@ -148,6 +148,11 @@ typedef struct {
    Addr addr;
    UInt len;
    UInt off;
+   /* --cacheuse: the fetches after this one that call no helper (in the
+      line this one ends in, in the same run), and the parts of that line
+      they use; the helper counts their uses with its own. */
+   UInt use_more;
+   UInt use_mask;
 } CP_SimInstr;
 /* Counters per instruction: the cache's (9, 12 with --simulate-wb),
    then from CP_(sim_branch_off) the branches' (Bc Bcm Bi Bim), then
@@ -156,8 +161,11 @@ typedef struct {
 extern UInt CP_(sim_slots), CP_(sim_branch_off), CP_(sim_use_off);
 struct CP_Block;
 /* Whether instruction K of block B fetches from a line its predecessor
-   did not end in (else its fetch is a hit that changes nothing). */
+   did not end in (else its fetch is a hit that changes nothing, but for
+   the use it counts with --cacheuse: see CP_(sim_use_more)). */
 Bool CP_(sim_fetch_needed)(const struct CP_Block *b, UInt k);
+/* --cacheuse: fill B's use_more and use_mask (its runs known). */
+void CP_(sim_use_more)(struct CP_Block *b);
 /* The helpers of the model the options chose: FETCH (regparm 2:
    instruction, counters) and READ, WRITE (regparm 3: instruction,
    counters, address, size), with their names. */

@@ -424,8 +424,11 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
             takes it as 1. */
          b->sim[k].len = st->Ist.IMark.len ? st->Ist.IMark.len : 1;
          b->sim[k].off = b->sim_off + k * CP_(sim_slots);
+         b->sim[k].use_more = 0;
+         b->sim[k].use_mask = 0;
          k++;
       }
+      CP_(sim_use_more)(b);
    }
    b->count = VG_(calloc)("cp.bb.new_block.5", b->n_slots, sizeof(ULong));
 

@@ -236,4 +236,20 @@ CS_INLINE CS_Result cs_use_access(CS_Sim *s, CS_UseSim *u, unsigned k,
    return r1 == CS_LL_MISS || r2 == CS_LL_MISS ? CS_LL_MISS : CS_LL_HIT;
 }
 
+/* N more fetches, using the parts MASK of the I1 line of address A,
+   which the last access left most recently used in its set: N hits on
+   it, counted at once (callprof leaves out fetches that stay in the
+   line their predecessor ended in). */
+CS_INLINE void cs_use_more(CS_Sim *s, CS_UseSim *u, cs_word a, unsigned n,
+                           unsigned mask)
+{
+   CS_Cache *c = &s->i1;
+   cs_word setno = (a >> c->line_bits) & c->set_mask;
+   cs_word way0 = c->tags[setno * c->assoc];
+   CS_Use *x = &u->rec[CS_USE_I1][setno * c->assoc + (way0 & ~c->wb_mask)];
+
+   x->count += n;
+   x->mask |= mask;
+}
+
 #endif /* CP_CACHEUSE_H */

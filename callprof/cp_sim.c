@@ -47,7 +47,8 @@
    counters: AcCost1 SpLoss1 AcCost2 SpLoss2, charged to the instruction
    that loaded a line when the line leaves the cache, not to the running
    thread's totals (so no call gets them inclusive, as in Callgrind).
-   Its hits change state (a use is counted), so every fetch is simulated.
+   Its hits change state (a use is counted): the fetches left out count
+   theirs with the fetch before them (CP_(sim_use_more)).
 
    Limits, as Callgrind's: virtual addresses, no TLB, one cache state for
    all threads (threads take turns, so their accesses interleave as they
@@ -298,12 +299,44 @@ Bool CP_(sim_fetch_needed)(const CP_Block *b, UInt k)
 {
    UInt bits = sim.i1.line_bits;
    Addr first, last, prev;
-   if (k == 0 || CP_(clo_cacheuse))    /* a hit counts a use */
+   if (k == 0)
+      return True;
+   /* --cacheuse: a hit counts a use; the fetches left out are counted
+      by the one before them, only within a run (CP_(sim_use_more)). */
+   if (CP_(clo_cacheuse) && b->run_of[k] != b->run_of[k - 1])
       return True;
    first = b->sim[k].addr >> bits;
    last = (b->sim[k].addr + b->sim[k].len - 1) >> bits;
    prev = (b->sim[k - 1].addr + b->sim[k - 1].len - 1) >> bits;
    return first != prev || last != prev;
+}
+
+/* The fetches that call no helper still count a use each, of the line
+   their predecessor ended in: a hit on its most recently used way.
+   Nothing else touches I1 between them (data goes to D1, and only a
+   fetch can evict an I1 line), so the first fetch's helper counts them
+   all at once, as long as they surely run: in the same run, with no
+   side exit between. */
+void CP_(sim_use_more)(CP_Block *b)
+{
+   UInt k, j;
+   if (!CP_(clo_cacheuse) || !CP_(clo_cache_sim))
+      return;
+   for (k = 0; k < b->n_instrs; k++) {
+      CP_SimInstr *ii = &b->sim[k];
+      ii->use_more = 0;
+      ii->use_mask = 0;
+      if (!CP_(sim_fetch_needed)(b, k))
+         continue;
+      for (j = k + 1; j < b->n_instrs && !CP_(sim_fetch_needed)(b, j);
+           j++) {
+         cs_word m = ((cs_word)1 << sim.i1.line_bits) - 1;
+         ii->use_more++;
+         ii->use_mask |= cs_use_from(&sim.i1, b->sim[j].addr & m)
+                         & cs_use_to(&sim.i1,
+                                     (b->sim[j].addr + b->sim[j].len - 1) & m);
+      }
+   }
 }
 
 void CP_(sim_clear)(void)
@@ -400,6 +433,9 @@ static inline void use_access(const CP_SimInstr *ii, ULong *base, Addr a,
 static VG_REGPARM(2) void fetch_use(const CP_SimInstr *ii, ULong *base)
 {
    use_access(ii, base, ii->addr, ii->len, 0);
+   if (ii->use_more)
+      cs_use_more(&sim, &use, ii->addr + ii->len - 1, ii->use_more,
+                  ii->use_mask);
 }
 
 static VG_REGPARM(3) void read_use(const CP_SimInstr *ii, ULong *base,

@@ -1030,6 +1030,25 @@ static void test_use_fetch_collect(void)
    CHECK_COST(d, 2000, 24, 2000, 24);
 }
 
+/* Fetches that call no helper are counted with the one before them:
+   2 more uses of bytes 4-9 of the line the fetch at 0x400 loaded. */
+static void test_use_more(void)
+{
+   CS_Sim s;
+   CS_UseSim u;
+   cs_u64 c[4] = { 0 };
+
+   small_use(&s, &u);
+   CHECK_LONG(cs_use_access(&s, &u, CS_USE_I1, 0x400, 4, c), CS_LL_MISS);
+   cs_use_more(&s, &u, 0x403, 2,
+               cs_use_from(&s.i1, 4) & cs_use_to(&s.i1, 9));
+   CHECK_LONG(u.rec[CS_USE_I1][1].count, 3);
+   CHECK_LONG(u.rec[CS_USE_I1][1].mask, 0xfffffu);
+   /* 1000 / 3 accesses; 12 of 32 parts unused: 6 bytes */
+   cs_use_finish(&s, &u);
+   CHECK_COST(c, 333, 6, 333, 6);
+}
+
 static void test_use_check(void)
 {
    CS_Sim s;
@@ -1065,6 +1084,7 @@ int main(void)
    test_use_masks();
    test_use_trace();
    test_use_fetch_collect();
+   test_use_more();
    test_use_check();
    test_check();
    test_tweak();
