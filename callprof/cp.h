@@ -108,8 +108,8 @@ Bool CP_(fn_matches)(Int kind, const HChar *name);
    indices CP_EV_DR ... below; --simulate-wb adds ILdmr DLdmr DLdmw),
    Bc Bcm Bi Bim (--branch-sim, from CP_(ev_bc)), AcCost1 SpLoss1 AcCost2
    SpLoss2 (--cacheuse, from CP_(ev_use)), Ge (--collect-bus) and
-   sysCount sysTime [sysCpuTime] (--collect-systime).  CP_(ev_ge), CP_(ev_sys) are their
-   indices, -1 when off. */
+   sysCount sysTime [sysCpuTime] (--collect-systime).  CP_(ev_ge),
+   CP_(ev_sys) are their indices, -1 when off. */
 #define CP_MAX_EV 24     /* all of them at once (cp_main.c's table) */
 extern Int CP_(n_ev), CP_(ev_ge), CP_(ev_sys);
 extern const HChar *CP_(ev_name)[CP_MAX_EV];
