@@ -338,51 +338,7 @@ CS_INLINE CS_CacheResult cs_ref_wb(CS_Cache *c, cs_word a, unsigned size,
    return r1 > r2 ? r1 : r2;
 }
 
-/* Without write-back.  A write is simulated as a read. */
-CS_INLINE CS_Result cs_ifetch(CS_Sim *s, cs_word a, unsigned size)
-{
-   if (cs_ref(&s->i1, a, size) == CS_HIT)
-      return CS_L1_HIT;
-   return cs_ref(&s->ll, a, size) == CS_HIT ? CS_LL_HIT : CS_LL_MISS;
-}
-
-CS_INLINE CS_Result cs_dread(CS_Sim *s, cs_word a, unsigned size)
-{
-   if (cs_ref(&s->d1, a, size) == CS_HIT)
-      return CS_L1_HIT;
-   return cs_ref(&s->ll, a, size) == CS_HIT ? CS_LL_HIT : CS_LL_MISS;
-}
-
-CS_INLINE CS_Result cs_dwrite(CS_Sim *s, cs_word a, unsigned size)
-{
-   return cs_dread(s, a, size);
-}
-
-/* With write-back.  CS_LL_HIT + an LL result is the access's result. */
-CS_INLINE CS_Result cs_ifetch_wb(CS_Sim *s, cs_word a, unsigned size)
-{
-   if (cs_ref(&s->i1, a, size) == CS_HIT)
-      return CS_L1_HIT;
-   return (CS_Result)(CS_LL_HIT + cs_ref_wb(&s->ll, a, size, CS_READ));
-}
-
-CS_INLINE CS_Result cs_dread_wb(CS_Sim *s, cs_word a, unsigned size)
-{
-   if (cs_ref(&s->d1, a, size) == CS_HIT)
-      return CS_L1_HIT;
-   return (CS_Result)(CS_LL_HIT + cs_ref_wb(&s->ll, a, size, CS_READ));
-}
-
-CS_INLINE CS_Result cs_dwrite_wb(CS_Sim *s, cs_word a, unsigned size)
-{
-   if (cs_ref(&s->d1, a, size) == CS_HIT) {
-      (void)cs_ref_wb(&s->ll, a, size, CS_WRITE);
-      return CS_L1_HIT;
-   }
-   return (CS_Result)(CS_LL_HIT + cs_ref_wb(&s->ll, a, size, CS_WRITE));
-}
-
-/* With prefetching (see above), without and with write-back. */
+/* The prefetcher (see above): A goes to LL. */
 CS_INLINE void cs_prefetch(CS_Sim *s, cs_word a)
 {
    unsigned st = (unsigned)((a >> CS_PF_PAGE_BITS) % CS_PF_STREAMS);
@@ -417,20 +373,67 @@ CS_INLINE void cs_prefetch(CS_Sim *s, cs_word a)
    pf->last[st] = block;
 }
 
+/* A fetch or a read: through L1 (I1 or D1), and on a miss through the
+   prefetcher if PF, to LL, with write-back tags if WB (CS_LL_HIT + the
+   LL result is then the access's).  WB and PF are constants in each
+   caller below, so each inlines to its own model's path. */
+CS_INLINE CS_Result cs_read_through(CS_Sim *s, CS_Cache *l1, cs_word a,
+                                    unsigned size, int wb, int pf)
+{
+   if (cs_ref(l1, a, size) == CS_HIT)
+      return CS_L1_HIT;
+   if (pf)
+      cs_prefetch(s, a);
+   if (wb)
+      return (CS_Result)(CS_LL_HIT + cs_ref_wb(&s->ll, a, size, CS_READ));
+   return cs_ref(&s->ll, a, size) == CS_HIT ? CS_LL_HIT : CS_LL_MISS;
+}
+
+/* Without write-back.  A write is simulated as a read. */
+CS_INLINE CS_Result cs_ifetch(CS_Sim *s, cs_word a, unsigned size)
+{
+   return cs_read_through(s, &s->i1, a, size, 0, 0);
+}
+
+CS_INLINE CS_Result cs_dread(CS_Sim *s, cs_word a, unsigned size)
+{
+   return cs_read_through(s, &s->d1, a, size, 0, 0);
+}
+
+CS_INLINE CS_Result cs_dwrite(CS_Sim *s, cs_word a, unsigned size)
+{
+   return cs_dread(s, a, size);
+}
+
+/* With write-back. */
+CS_INLINE CS_Result cs_ifetch_wb(CS_Sim *s, cs_word a, unsigned size)
+{
+   return cs_read_through(s, &s->i1, a, size, 1, 0);
+}
+
+CS_INLINE CS_Result cs_dread_wb(CS_Sim *s, cs_word a, unsigned size)
+{
+   return cs_read_through(s, &s->d1, a, size, 1, 0);
+}
+
+CS_INLINE CS_Result cs_dwrite_wb(CS_Sim *s, cs_word a, unsigned size)
+{
+   if (cs_ref(&s->d1, a, size) == CS_HIT) {
+      (void)cs_ref_wb(&s->ll, a, size, CS_WRITE);
+      return CS_L1_HIT;
+   }
+   return (CS_Result)(CS_LL_HIT + cs_ref_wb(&s->ll, a, size, CS_WRITE));
+}
+
+/* With prefetching, without and with write-back. */
 CS_INLINE CS_Result cs_ifetch_pf(CS_Sim *s, cs_word a, unsigned size)
 {
-   if (cs_ref(&s->i1, a, size) == CS_HIT)
-      return CS_L1_HIT;
-   cs_prefetch(s, a);
-   return cs_ref(&s->ll, a, size) == CS_HIT ? CS_LL_HIT : CS_LL_MISS;
+   return cs_read_through(s, &s->i1, a, size, 0, 1);
 }
 
 CS_INLINE CS_Result cs_dread_pf(CS_Sim *s, cs_word a, unsigned size)
 {
-   if (cs_ref(&s->d1, a, size) == CS_HIT)
-      return CS_L1_HIT;
-   cs_prefetch(s, a);
-   return cs_ref(&s->ll, a, size) == CS_HIT ? CS_LL_HIT : CS_LL_MISS;
+   return cs_read_through(s, &s->d1, a, size, 0, 1);
 }
 
 CS_INLINE CS_Result cs_dwrite_pf(CS_Sim *s, cs_word a, unsigned size)
@@ -440,18 +443,12 @@ CS_INLINE CS_Result cs_dwrite_pf(CS_Sim *s, cs_word a, unsigned size)
 
 CS_INLINE CS_Result cs_ifetch_wb_pf(CS_Sim *s, cs_word a, unsigned size)
 {
-   if (cs_ref(&s->i1, a, size) == CS_HIT)
-      return CS_L1_HIT;
-   cs_prefetch(s, a);
-   return (CS_Result)(CS_LL_HIT + cs_ref_wb(&s->ll, a, size, CS_READ));
+   return cs_read_through(s, &s->i1, a, size, 1, 1);
 }
 
 CS_INLINE CS_Result cs_dread_wb_pf(CS_Sim *s, cs_word a, unsigned size)
 {
-   if (cs_ref(&s->d1, a, size) == CS_HIT)
-      return CS_L1_HIT;
-   cs_prefetch(s, a);
-   return (CS_Result)(CS_LL_HIT + cs_ref_wb(&s->ll, a, size, CS_READ));
+   return cs_read_through(s, &s->d1, a, size, 1, 1);
 }
 
 /* A write goes through to LL whether it hits D1 or not, so the
