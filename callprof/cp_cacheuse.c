@@ -50,10 +50,10 @@ void cs_use_init(CS_Sim *s, CS_UseSim *u, CS_Use *recs)
    cs_use_clear(s, u);
 }
 
-/* Charge and forget every line of cache C (records REC, charges at
-   COST[K]); L1 lines add their use to their LL line first. */
+/* Charge and forget every line of cache C (records REC); L1 lines (L1)
+   add their use to their LL line as they go. */
 static void finish_cache(CS_UseSim *u, const CS_Cache *c, CS_Use *rec,
-                         unsigned k)
+                         int l1)
 {
    cs_word i, n = (cs_word)c->sets * c->assoc;
 
@@ -61,11 +61,10 @@ static void finish_cache(CS_UseSim *u, const CS_Cache *c, CS_Use *rec,
       CS_Use *x = &rec[i];
       if (x->cost == 0)
          continue;
-      if (cs_use_charge(u, c, x, k) && k == 0) {
-         CS_Use *y = &u->rec[CS_USE_LL][x->dep];
-         y->mask |= x->mask;
-         y->count += x->count;
-      }
+      if (l1)
+         cs_use_charge_l1(u, c, x);
+      else
+         (void)cs_use_charge(u, c, x, 2);
       x->cost = 0;
       x->count = 0;
       x->mask = 0;
@@ -76,7 +75,7 @@ void cs_use_finish(CS_Sim *s, CS_UseSim *u)
 {
    if (!u->collect)
       return;
-   finish_cache(u, &s->i1, u->rec[CS_USE_I1], 0);
-   finish_cache(u, &s->d1, u->rec[CS_USE_D1], 0);
-   finish_cache(u, &s->ll, u->rec[CS_USE_LL], 2);
+   finish_cache(u, &s->i1, u->rec[CS_USE_I1], 1);
+   finish_cache(u, &s->d1, u->rec[CS_USE_D1], 1);
+   finish_cache(u, &s->ll, u->rec[CS_USE_LL], 0);
 }

@@ -132,6 +132,18 @@ CS_INLINE int cs_use_charge(const CS_UseSim *u, const CS_Cache *c,
    return 1;
 }
 
+/* The same for an L1 line, whose use, once charged, is added to the LL
+   line it was loaded through. */
+CS_INLINE void cs_use_charge_l1(const CS_UseSim *u, const CS_Cache *c,
+                                const CS_Use *x)
+{
+   if (cs_use_charge(u, c, x, 0)) {
+      CS_Use *y = &u->rec[CS_USE_LL][x->dep];
+      y->mask |= x->mask;
+      y->count += x->count;
+   }
+}
+
 /* Find TAG in set SETNO of C, LRU as ever; on a miss load it into the
    least recently used way.  Returns the record index (set * assoc +
    slot) and sets *HIT. */
@@ -196,11 +208,7 @@ CS_INLINE CS_Result cs_use_line(CS_Sim *s, CS_UseSim *u, unsigned k,
       x->mask |= mask;
       return CS_L1_HIT;
    }
-   if (cs_use_charge(u, c, x, 0)) {
-      CS_Use *y = &u->rec[CS_USE_LL][x->dep];
-      y->mask |= x->mask;
-      y->count += x->count;
-   }
+   cs_use_charge_l1(u, c, x);
    x->count = 1;
    x->mask = mask;
    x->cost = cost;

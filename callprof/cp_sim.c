@@ -188,7 +188,7 @@ static void machine_caches(void)
 void CP_(sim_post_clo_init)(void)
 {
    CS_Geometry before;
-   cs_word *tags;
+   cs_word *tags, slots;
    Int k;
 
    /* Callgrind's warnings, and its choice: cache use wins. */
@@ -244,10 +244,9 @@ void CP_(sim_post_clo_init)(void)
                 VG_(machine_get_size_of_largest_guest_register)());
       VG_(exit)(1);
    }
-   tags = VG_(malloc)("cp.sim.tags", (cs_tag_words(&geom[I1])
-                                      + cs_tag_words(&geom[D1])
-                                      + cs_tag_words(&geom[LL]))
-                                     * sizeof(cs_word));
+   slots = cs_tag_words(&geom[I1]) + cs_tag_words(&geom[D1])
+           + cs_tag_words(&geom[LL]);
+   tags = VG_(malloc)("cp.sim.tags", slots * sizeof(cs_word));
    cs_sim_init(&sim, &geom[I1], &geom[D1], &geom[LL], tags);
    if (CP_(clo_cacheuse)) {
       for (k = 0; k < 3; k++) {
@@ -261,10 +260,7 @@ void CP_(sim_post_clo_init)(void)
          }
       }
       cs_use_init(&sim, &use, VG_(malloc)("cp.sim.use",
-                                          (cs_tag_words(&geom[I1])
-                                           + cs_tag_words(&geom[D1])
-                                           + cs_tag_words(&geom[LL]))
-                                          * sizeof(CS_Use)));
+                                          slots * sizeof(CS_Use)));
    }
    CP_(sim_helpers) = model_helpers();
    for (k = 0; k < 3; k++) {
@@ -319,6 +315,7 @@ Bool CP_(sim_fetch_needed)(const CP_Block *b, UInt k)
    side exit between. */
 void CP_(sim_use_more)(CP_Block *b)
 {
+   cs_word m = ((cs_word)1 << sim.i1.line_bits) - 1;  /* offset in line */
    UInt k, j;
    if (!CP_(clo_cacheuse) || !CP_(clo_cache_sim))
       return;
@@ -330,7 +327,6 @@ void CP_(sim_use_more)(CP_Block *b)
          continue;
       for (j = k + 1; j < b->n_instrs && !CP_(sim_fetch_needed)(b, j);
            j++) {
-         cs_word m = ((cs_word)1 << sim.i1.line_bits) - 1;
          ii->use_more++;
          ii->use_mask |= cs_use_from(&sim.i1, b->sim[j].addr & m)
                          & cs_use_to(&sim.i1,
