@@ -89,6 +89,9 @@ extern SizeT HS_(extra_B);
 
 void     HS_(heap_pre_clo_init)(void);  /* registers malloc replacement */
 void     HS_(heap_post_clo_init)(void);
+/* Is F one of the malloc-replacement callbacks (hs_main.c calls them
+   from generated code)? */
+Bool     HS_(is_malloc_callback)(UWord f);
 /* The site of what thread TID is allocating now.  SKIP_TOP: frames
    known to be the allocator itself (1 inside a malloc replacement
    callback, 0 for client requests and system calls). */

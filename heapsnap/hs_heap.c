@@ -131,9 +131,14 @@ static UWord hash_ips(const Addr *ips, UInt n)
    return h;
 }
 
+/* A word at a time: the core's memcmp goes byte by byte. */
 static Bool same_ips(const Addr *a, const Addr *b, UInt n)
 {
-   return VG_(memcmp)(a, b, n * sizeof(Addr)) == 0;
+   UInt i;
+   for (i = 0; i < n; i++)
+      if (a[i] != b[i])
+         return False;
+   return True;
 }
 
 /* The lookup probe: all frames in rest[], no site. */
@@ -790,6 +795,15 @@ Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
    }
    *ret = 0;
    return True;
+}
+
+Bool HS_(is_malloc_callback)(UWord f)
+{
+   return f == (UWord)hs_malloc || f == (UWord)hs_free
+          || f == (UWord)hs_delete || f == (UWord)hs_calloc
+          || f == (UWord)hs_realloc || f == (UWord)hs_new_aligned
+          || f == (UWord)hs_memalign || f == (UWord)hs_delete_aligned
+          || f == (UWord)hs_usable_size;
 }
 
 /*------------------------------------------------------------*/

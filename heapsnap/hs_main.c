@@ -167,13 +167,188 @@ ULong HS_(now)(void)
    tl_assert(0);
 }
 
-/* --time-unit=i: one add of the instruction count of each run of a
-   superblock, before each side exit and at the end (a run's
-   instructions all execute once its first one does). */
-static void add_count(IRSB *sb, Int n)
+/* --time-unit=i counts guest instructions.  The count has to be exact
+   only where the tool reads it: in the callbacks of client requests and
+   system calls, at thread switches and at exit, all of which happen
+   where a superblock is left.  Massif adds each run's count before
+   every exit of a superblock, a load, an add and a store each time.
+   heapsnap adds the whole superblock's count once, on entry, and an
+   exit that leaves early sets the count back with a guarded store, which
+   costs only a test and a branch while the exit is not taken:
+
+      t0 = LD:I64(&count)              at the first IMark
+      ST(&count) = t0 + n              n: the superblock's instructions
+      ...
+      if (g) ST(&count) = t0 + k       k: instructions up to exit 1
+      if (g) goto ...                  exit 1
+      ...                              the end: nothing more to add
+
+   Helpers called from inside a superblock would see the count of its
+   end, and a count that goes back when an early exit is taken.  Only
+   --stacks=yes has such helpers (the core's stack-pointer tracking), and
+   its snapshots need a clock that never goes back, so there heapsnap
+   counts as Massif does (clock_per_run). */
+static IRExpr *clock_addr(void)
 {
-   ir_add_u64(sb, mkIRExpr_HWord((HWord)&HS_(guest_instrs_executed)), n);
+   return mkIRExpr_HWord((HWord)&HS_(guest_instrs_executed));
 }
+
+static Int count_imarks(const IRSB *in)
+{
+   Int i, n = 0;
+   for (i = 0; i < in->stmts_used; i++)
+      n += in->stmts[i]->tag == Ist_IMark;
+   return n;
+}
+
+static void clock_on_entry(IRSB *out, const IRSB *in)
+{
+   Int i, k = 0, n = count_imarks(in);
+   IRTemp t0 = IRTemp_INVALID;
+
+   for (i = 0; i < in->stmts_used; i++) {
+      IRStmt *st = in->stmts[i];
+      if (st->tag == Ist_Exit && k > 0 && k < n) {
+         IRTemp at = newIRTemp(out->tyenv, Ity_I64);
+         addStmtToIRSB(out, IRStmt_WrTmp(at, IRExpr_Binop(Iop_Add64,
+                          IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(k)))));
+         addStmtToIRSB(out, IRStmt_StoreG(Iend_LE, clock_addr(),
+                                          IRExpr_RdTmp(at),
+                                          st->Ist.Exit.guard));
+      }
+      addStmtToIRSB(out, st);
+      if (st->tag == Ist_IMark && ++k == 1) {
+         IRTemp all = newIRTemp(out->tyenv, Ity_I64);
+         t0 = newIRTemp(out->tyenv, Ity_I64);
+         addStmtToIRSB(out, IRStmt_WrTmp(t0, IRExpr_Load(Iend_LE, Ity_I64,
+                                                         clock_addr())));
+         addStmtToIRSB(out, IRStmt_WrTmp(all, IRExpr_Binop(Iop_Add64,
+                          IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(n)))));
+         addStmtToIRSB(out, IRStmt_Store(Iend_LE, clock_addr(),
+                                         IRExpr_RdTmp(all)));
+      }
+   }
+}
+
+/* Massif's way: before each exit and at the end, an add of the
+   instructions of the run since the previous one (a run's instructions
+   all execute once its first one does). */
+static void clock_per_run(IRSB *out, const IRSB *in)
+{
+   Int i, pending = 0;
+   for (i = 0; i < in->stmts_used; i++) {
+      IRStmt *st = in->stmts[i];
+      if (st->tag == Ist_IMark)
+         pending++;
+      else if (st->tag == Ist_Exit && pending > 0) {
+         ir_add_u64(out, clock_addr(), pending);
+         pending = 0;
+      }
+      addStmtToIRSB(out, st);
+   }
+   if (pending > 0)
+      ir_add_u64(out, clock_addr(), pending);
+}
+
+/*------------------------------------------------------------*/
+/*--- Malloc calls without the scheduler                   ---*/
+/*------------------------------------------------------------*/
+
+/* The malloc replacement (the core's vg_replace_malloc.c, preloaded into
+   the client) asks for every malloc, free, new or delete with a client
+   request that calls one of our callbacks (VALGRIND_NON_SIMD_CALLn).  A
+   client request ends a superblock: generated code returns to the
+   scheduler, which reads the request, calls the callback, and enters
+   generated code again.  For a program that allocates a million blocks
+   that round trip costs about as much as recording the blocks.  So a
+   superblock that ends in a client request makes the call itself, from
+   generated code, when the request is a call of one of our callbacks:
+
+      PUT(rip) = next                  the unwinder starts where the
+                                       scheduler's call would
+      t = DIRTY fast_call(GSPTR)       1: done, the result in the guest's
+                                       return register; 0: not ours
+      if (t == 0) goto next, as a client request (the core handles it)
+      goto next                        a plain jump, chained
+
+   Every other request, and every request on a platform where this is
+   not written, goes through the scheduler as before.  The result is the
+   scheduler's: the same callback, the same thread, the same registers
+   (the helper declares that it reads the whole guest state, so every
+   register is in memory when it runs). */
+#if defined(VGA_amd64)
+#include "libvex_guest_amd64.h"
+#define FAST_CALLS 1
+typedef VexGuestAMD64State GuestState;
+#define GUEST_IP    guest_RIP
+#define GUEST_ARGS  guest_RAX      /* a client request's argument block */
+#define GUEST_RET   guest_RDX      /* and its result */
+#else
+#define FAST_CALLS 0
+#endif
+
+#if FAST_CALLS
+static VG_REGPARM(1) UWord fast_call(GuestState *g)
+{
+   const UWord *arg = (const UWord *)g->GUEST_ARGS;
+   ThreadId tid;
+
+   if (!HS_(is_malloc_callback)(arg[1]))
+      return 0;
+   tid = VG_(get_running_tid)();
+   switch (arg[0]) {
+   case VG_USERREQ__CLIENT_CALL1:
+      g->GUEST_RET = ((UWord (*)(ThreadId, UWord))arg[1])(tid, arg[2]);
+      return 1;
+   case VG_USERREQ__CLIENT_CALL2:
+      g->GUEST_RET = ((UWord (*)(ThreadId, UWord, UWord))arg[1])
+                        (tid, arg[2], arg[3]);
+      return 1;
+   case VG_USERREQ__CLIENT_CALL3:
+      g->GUEST_RET = ((UWord (*)(ThreadId, UWord, UWord, UWord))arg[1])
+                        (tid, arg[2], arg[3], arg[4]);
+      return 1;
+   }
+   return 0;
+}
+
+static void add_fast_call(IRSB *out, const VexGuestLayout *layout)
+{
+   IRTemp done = newIRTemp(out->tyenv, Ity_I64);
+   IRTemp not_ours = newIRTemp(out->tyenv, Ity_I1);
+   IRTemp args = newIRTemp(out->tyenv, Ity_I64);
+   IRDirty *d;
+
+   addStmtToIRSB(out, IRStmt_Put(offsetof(GuestState, GUEST_IP), out->next));
+   addStmtToIRSB(out, IRStmt_WrTmp(args, IRExpr_Get(
+                    offsetof(GuestState, GUEST_ARGS), Ity_I64)));
+   d = unsafeIRDirty_1_N(done, 1, "hs_fast_call",
+                         VG_(fnptr_to_fnentry)(fast_call),
+                         mkIRExprVec_1(IRExpr_GSPTR()));
+   /* It reads every register (the unwinder), writes only the result;
+      the core's stack-pointer tracking (--stacks=yes) refuses a helper
+      that would write the stack pointer. */
+   d->nFxState = 2;
+   VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+   d->fxState[0].fx     = Ifx_Read;
+   d->fxState[0].offset = 0;
+   d->fxState[0].size   = layout->total_sizeB;
+   d->fxState[1].fx     = Ifx_Write;
+   d->fxState[1].offset = offsetof(GuestState, GUEST_RET);
+   d->fxState[1].size   = sizeof(UWord);
+   /* The callbacks read and write client memory (calloc, realloc). */
+   d->mFx   = Ifx_Modify;
+   d->mAddr = IRExpr_RdTmp(args);
+   d->mSize = 5 * sizeof(UWord);
+   addStmtToIRSB(out, IRStmt_Dirty(d));
+   addStmtToIRSB(out, IRStmt_WrTmp(not_ours, IRExpr_Binop(Iop_CmpEQ64,
+                    IRExpr_RdTmp(done), IRExpr_Const(IRConst_U64(0)))));
+   addStmtToIRSB(out, IRStmt_Exit(IRExpr_RdTmp(not_ours), Ijk_ClientReq,
+                                  out->next->Iex.Const.con,
+                                  offsetof(GuestState, GUEST_IP)));
+   out->jumpkind = Ijk_Boring;
+}
+#endif
 
 static IRSB *hs_instrument(VgCallbackClosure *closure, IRSB *in,
                            const VexGuestLayout *layout,
@@ -182,23 +357,24 @@ static IRSB *hs_instrument(VgCallbackClosure *closure, IRSB *in,
                            IRType gWordTy, IRType hWordTy)
 {
    IRSB *out;
-   Int i, pending = 0;
+   Bool fast = FAST_CALLS && in->jumpkind == Ijk_ClientReq
+               && in->next->tag == Iex_Const;
 
-   if (HS_(clo_time_unit) != HS_TimeI)
+   if (HS_(clo_time_unit) != HS_TimeI && !fast)
       return in;
    out = deepCopyIRSBExceptStmts(in);
-   for (i = 0; i < in->stmts_used; i++) {
-      IRStmt *st = in->stmts[i];
-      if (st->tag == Ist_IMark)
-         pending++;
-      else if (st->tag == Ist_Exit && pending > 0) {
-         add_count(out, pending);
-         pending = 0;
-      }
-      addStmtToIRSB(out, st);
-   }
-   if (pending > 0)
-      add_count(out, pending);
+   if (HS_(clo_time_unit) != HS_TimeI) {
+      Int i;
+      for (i = 0; i < in->stmts_used; i++)
+         addStmtToIRSB(out, in->stmts[i]);
+   } else if (HS_(clo_stacks))
+      clock_per_run(out, in);
+   else
+      clock_on_entry(out, in);
+#if FAST_CALLS
+   if (fast)
+      add_fast_call(out, layout);
+#endif
    return out;
 }
 
@@ -330,6 +506,11 @@ static void hs_pre_clo_init(void)
    VG_(clo_vex_control).iropt_register_updates_default
       = VG_(clo_px_file_backed)
       = VexRegUpdSpAtMemAccess;   /* exact stacks, as Massif */
+   /* Unroll small loops up to 8 times (the core's default allows 2 for
+      most): the clock's add on entry to a superblock is then paid once
+      per 8 turns of a tight loop.  --vex-iropt-unroll-thresh still
+      overrides it.  docs/benchmarks.md has the figures. */
+   VG_(clo_vex_control).iropt_unroll_thresh = 400;
 
    VG_(basic_tool_funcs)(hs_post_clo_init, hs_instrument, hs_fini);
    VG_(needs_libc_freeres)();
