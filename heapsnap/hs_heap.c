@@ -250,13 +250,14 @@ static HS_Site *filter(const Addr *ips, Int n, UInt *top_out)
 /* Unwinding is most of the cost of recording an allocation, so unwind
    no deeper than the site can need: --depth frames below the
    allocation functions.  How many allocation functions there are is
-   known only after unwinding, so a few are guessed (ALLOC_GUESS); when a
-   stack cut at that guess could need more, it is unwound again in full.
-   A stack cut this way filters to the same site as the whole stack would
-   (as Massif's, which unwinds --depth + 50 frames): filtering keeps at
-   most TOP + --depth frames, and when main is deeper than that the depth
-   limit decides before main does. */
-#define ALLOC_GUESS 6
+   known only after unwinding, so it is guessed: as many as the most
+   seen so far (alloc_guess, at least 1: malloc itself).  When a stack
+   cut at that guess could need more, it is unwound again in full, and
+   the guess grows.  A stack cut this way filters to the same site as the
+   whole stack would (as Massif's, which unwinds --depth + 50 frames):
+   filtering keeps at most TOP + --depth frames, and when main is deeper
+   than that the depth limit decides before main does. */
+static UInt alloc_guess = 1;
 
 /* Would the first N frames of a possibly longer stack filter to the same
    site as the whole stack? */
@@ -265,8 +266,11 @@ static Bool enough_frames(const Addr *ips, Int n)
    Int top = 0, i;
    while (top < n && facts(ips[top])->is_alloc_fn)
       top++;
-   if (top + HS_(clo_depth) > n)
+   if (top + HS_(clo_depth) > n) {
+      if ((UInt)top >= alloc_guess && top < HS_MAX_ALLOC_FRAMES)
+         alloc_guess = top + 1;
       return False;
+   }
    if (VG_(sizeXA)(HS_(clo_ignore_fns)) > 0) {
       for (i = top; i < n && !facts(ips[i])->has_name; i++)
          ;
@@ -325,7 +329,7 @@ static HS_Site *raw_stack_site(const Addr *ips, Int n, Bool cut)
 HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top)
 {
    static Addr ips[HS_MAX_DEPTH + HS_MAX_ALLOC_FRAMES + 1];
-   UInt guess = HS_(clo_depth) + ALLOC_GUESS + skip_top;
+   UInt guess = HS_(clo_depth) + alloc_guess + skip_top;
    UInt full  = HS_(clo_depth) + HS_MAX_ALLOC_FRAMES + skip_top;
    HS_Site *site;
    Int n;

@@ -201,6 +201,87 @@ static Int count_imarks(const IRSB *in)
    return n;
 }
 
+/* The guard of an exit, written differently.  Given to the guarded
+   store as it is, a guard would be used twice, so VEX keeps it in a
+   register as 0 or 1 and tests it twice (setcc, test, test).  A guard
+   that is a comparison is rewritten with its operands swapped
+   (a < b is !(b <= a)): each use then has a comparison of its own,
+   which becomes a compare and a conditional jump, and VEX does not merge
+   the two because they differ.  Anything else is returned unchanged. */
+static const IRExpr *defining(const IRSB *in, Int before, const IRExpr *e)
+{
+   Int j;
+   if (e->tag != Iex_RdTmp)
+      return NULL;
+   for (j = before - 1; j >= 0; j--) {
+      const IRStmt *st = in->stmts[j];
+      if (st->tag == Ist_WrTmp && st->Ist.WrTmp.tmp == e->Iex.RdTmp.tmp)
+         return st->Ist.WrTmp.data;
+   }
+   return NULL;
+}
+
+static IRExpr *guard_swapped(IRSB *out, const IRSB *in, Int i)
+{
+   IRExpr *guard = in->stmts[i]->Ist.Exit.guard;
+   const IRExpr *e = defining(in, i, guard);
+   Bool negated = False;
+   IROp op, swapped;
+   IRExpr *a, *b;
+   IRTemp t, not;
+
+   /* Through Not1, and the 1-bit widenings and narrowings. */
+   while (e != NULL) {
+      if (e->tag == Iex_Unop && e->Iex.Unop.op == Iop_Not1)
+         negated = !negated;
+      else if (!(e->tag == Iex_Unop
+                 && (e->Iex.Unop.op == Iop_64to1 || e->Iex.Unop.op == Iop_32to1
+                     || e->Iex.Unop.op == Iop_1Uto64
+                     || e->Iex.Unop.op == Iop_1Uto32)))
+         break;
+      e = defining(in, i, e->Iex.Unop.arg);
+   }
+   if (e == NULL || e->tag != Iex_Binop)
+      return guard;
+   op = e->Iex.Binop.op;
+   a = e->Iex.Binop.arg1;
+   b = e->Iex.Binop.arg2;
+   /* op(a, b) == swapped(b, a), or == !swapped(b, a) for the orders. */
+   switch (op) {
+   case Iop_CmpEQ64: case Iop_CmpEQ32: case Iop_CmpNE64: case Iop_CmpNE32:
+      swapped = op;
+      break;
+   case Iop_CmpLT64U: swapped = Iop_CmpLE64U; negated = !negated; break;
+   case Iop_CmpLE64U: swapped = Iop_CmpLT64U; negated = !negated; break;
+   case Iop_CmpLT64S: swapped = Iop_CmpLE64S; negated = !negated; break;
+   case Iop_CmpLE64S: swapped = Iop_CmpLT64S; negated = !negated; break;
+   case Iop_CmpLT32U: swapped = Iop_CmpLE32U; negated = !negated; break;
+   case Iop_CmpLE32U: swapped = Iop_CmpLT32U; negated = !negated; break;
+   case Iop_CmpLT32S: swapped = Iop_CmpLE32S; negated = !negated; break;
+   case Iop_CmpLE32S: swapped = Iop_CmpLT32S; negated = !negated; break;
+   default:
+      return guard;
+   }
+   if (negated) {
+      switch (swapped) {
+      case Iop_CmpEQ64: swapped = Iop_CmpNE64; negated = False; break;
+      case Iop_CmpNE64: swapped = Iop_CmpEQ64; negated = False; break;
+      case Iop_CmpEQ32: swapped = Iop_CmpNE32; negated = False; break;
+      case Iop_CmpNE32: swapped = Iop_CmpEQ32; negated = False; break;
+      default: break;
+      }
+   }
+   /* Flat IR: the comparison in a temp of its own. */
+   t = newIRTemp(out->tyenv, Ity_I1);
+   addStmtToIRSB(out, IRStmt_WrTmp(t, IRExpr_Binop(swapped, deepCopyIRExpr(b),
+                                                   deepCopyIRExpr(a))));
+   if (!negated)
+      return IRExpr_RdTmp(t);
+   not = newIRTemp(out->tyenv, Ity_I1);
+   addStmtToIRSB(out, IRStmt_WrTmp(not, IRExpr_Unop(Iop_Not1, IRExpr_RdTmp(t))));
+   return IRExpr_RdTmp(not);
+}
+
 static void clock_on_entry(IRSB *out, const IRSB *in)
 {
    Int i, k = 0, n = count_imarks(in);
@@ -214,7 +295,7 @@ static void clock_on_entry(IRSB *out, const IRSB *in)
                           IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(k)))));
          addStmtToIRSB(out, IRStmt_StoreG(Iend_LE, clock_addr(),
                                           IRExpr_RdTmp(at),
-                                          st->Ist.Exit.guard));
+                                          guard_swapped(out, in, i)));
       }
       addStmtToIRSB(out, st);
       if (st->tag == Ist_IMark && ++k == 1) {
