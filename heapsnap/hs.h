@@ -4,8 +4,9 @@
    SPDX-License-Identifier: GPL-2.0-or-later
 
    heapsnap is split by job:
-     hs_main.c    options, instrumentation (the instruction clock), client
-                  requests and gdbserver monitor commands, start and exit;
+     hs_main.c    options, instrumentation (the instruction clock, and
+                  malloc calls made from generated code), client requests
+                  and gdbserver monitor commands, start and exit;
      hs_heap.c    allocation sites and heap blocks: the malloc-replacement
                   callbacks, custom allocators and memory pools;
      hs_snap.c    snapshots: when to take them, culling, the peak, and

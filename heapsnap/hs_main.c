@@ -11,8 +11,9 @@
    keeps the exact peak, and records each thread's stack high-water mark.
 
    This file holds the parts that tie the others together (see hs.h for
-   the map): the options, the clock, client requests and gdbserver
-   monitor commands, and the tool's start and exit. */
+   the map): the options, the instrumentation (the instruction clock, and
+   the malloc calls made from generated code), client requests and
+   gdbserver monitor commands, and the tool's start and exit. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_gdbserver.h"
@@ -174,12 +175,14 @@ ULong HS_(now)(void)
    every exit of a superblock, a load, an add and a store each time.
    heapsnap adds the whole superblock's count once, on entry, and an
    exit that leaves early sets the count back with a guarded store, which
-   costs only a test and a branch while the exit is not taken:
+   costs a compare and a branch while the exit is not taken:
 
       t0 = LD:I64(&count)              at the first IMark
       ST(&count) = t0 + n              n: the superblock's instructions
       ...
-      if (g) ST(&count) = t0 + k       k: instructions up to exit 1
+      if (g') ST(&count) = t0 + k      k: instructions up to exit 1;
+                                       g': g written differently
+                                       (guard_swapped)
       if (g) goto ...                  exit 1
       ...                              the end: nothing more to add
 
