@@ -378,10 +378,11 @@ static VG_REGPARM(1) UWord fast_call(GuestState *g)
    ThreadId tid;
    static Bool placed_said = False;
 
-   if (UNLIKELY(!placed_said) && VG_(clo_verbosity) > 2) {
+   if (UNLIKELY(!placed_said)) {          /* see place_guest_state */
       placed_said = True;
-      VG_(dmsg)("heapsnap: guest state at %p (%lu past a multiple of 32)\n",
-                g, (Addr)g % 32);
+      if (VG_(clo_verbosity) > 2)
+         VG_(dmsg)("heapsnap: guest state at %p (%lu past a multiple of "
+                   "32)\n", g, (Addr)g % 32);
    }
 
    if (!HS_(is_malloc_callback)(arg[1]))
