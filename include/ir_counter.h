@@ -8,8 +8,9 @@
       *(ULong *)ADDR += DELTA
 
    inline: a load, an add of a constant and a store, no helper call.
-   heapsnap counts guest instructions with it (once per run of a
-   superblock, as Massif), callprof its per-run counters.
+   heapsnap counts guest instructions with it under --stacks=yes (once
+   per run of a superblock, as Massif; otherwise it adds a superblock's
+   count on entry, heapsnap/hs_main.c), callprof its per-run counters.
 
    IRClock counts guest instructions in a slot of each thread's shadow
    guest state instead (callprof's instruction clock), in less code:
