@@ -76,6 +76,8 @@ extern Bool CP_(clo_collect_atstart);
 extern Bool CP_(clo_instr_atstart);
 extern Bool CP_(clo_separate_threads);
 extern Bool CP_(clo_collect_bus);
+extern Bool CP_(clo_skip_direct_rec);
+extern Bool CP_(clo_combine_dumps);
 extern Int  CP_(clo_collect_systime);   /* CP_SYS_* */
 extern ULong CP_(clo_dump_every_bb);    /* 0: never */
 extern const HChar *CP_(clo_folded_out_file); /* NULL: none */
@@ -254,18 +256,25 @@ typedef struct CP_Foreign {
    ULong             *count;  /* n_runs */
 } CP_Foreign;
 
-/* A direct jump inside an object (--collect-jumps): a side exit, whose
-   executions are the count of the run it ends and whose jumps taken
-   have a counter of their own after the run counters (slot n_runs + its
-   index), or the final exit, reached as often as the last run less the
-   side exits taken after its last instruction. */
-typedef struct CP_JumpExit {
-   Addr   instr, target;
-   UShort run;
-   Bool   cond;               /* a side exit (jcnd=), else jump= */
-   Int    exit_no;            /* cond: which Ist_Exit of the block */
-   Int    minus;              /* final: a side exit taken first, or -1 */
-} CP_JumpExit;
+/* --collect-jumps: an exit of a block, as Callgrind classifies it
+   (callgrind/main.c, collectBlockInfo and the exits of CLG_(instrument)).
+   An exit is a jump when it goes to a known address other than the next
+   instruction in memory, is no call or return, and is not taken as a
+   call (cp_bb.c, jump_is_call).  A side exit is a conditional jump
+   (jcnd=), the final exit an unconditional one (jump=), with one
+   exception: when VEX inverted the block's last conditional branch, its
+   side exit goes to the next instruction and the final exit is the
+   branch, which Callgrind then writes as the conditional jump.
+   Each side exit has a counter of the times it was taken (slot n_runs +
+   its index); the times an exit was reached are the count of its run
+   less the side exits of that run taken before it (cp_dump.c).  The
+   final exit is exits[n_exits]; indirect jumps are counted by the
+   transition helper (CP_(add_jump)). */
+typedef struct CP_BlockExit {
+   Addr   instr, target;      /* target: 0 when not known here */
+   UShort run;                /* the run it ends or, back to back, follows */
+   Bool   jump;
+} CP_BlockExit;
 
 typedef struct CP_Block {
    struct CP_Block *next;     /* VgHashNode */
@@ -273,7 +282,7 @@ typedef struct CP_Block {
    struct CP_Block *all_next; /* every block ever made */
    CP_Loc          *loc;      /* the block's start */
    UInt             n_instrs, n_runs;
-   UInt             n_slots;  /* counters: runs, then jumps taken */
+   UInt             n_slots;  /* counters: runs, side exits taken, sim */
    Addr            *instr_addr;
    UShort          *run_of;   /* instruction -> run */
    UShort          *run_len;  /* run -> instructions */
@@ -287,8 +296,9 @@ typedef struct CP_Block {
    UChar           *bus;      /* instruction -> atomic ops; NULL: none */
    CP_SimInstr     *sim;      /* --cache-sim: per instruction */
    UInt             sim_off;  /* the first of the simulation's counters */
-   CP_JumpExit     *jumps;
-   UInt             n_jumps;
+   CP_BlockExit    *exits;    /* --collect-jumps: n_exits + 1 */
+   UInt             n_exits;  /* side exits, each with a counter */
+   Bool             inverted; /* its last branch inverted by VEX */
 } CP_Block;
 
 /* Every block made so far (the dump walks them). */
@@ -431,6 +441,8 @@ CP_Path *CP_(path_roots)(void);
    ...).  With --separate-threads=yes, ONLY_CURRENT writes the running
    thread's file only. */
 void CP_(dump)(const HChar *trigger, Bool only_current);
+/* The totals of every file written so far (the end-of-run summary). */
+extern ULong CP_(collected)[CP_MAX_EV];
 /* Zero the costs (of the running thread when threads are kept apart). */
 void CP_(zero)(void);
 /* The client requests of include/callprof.h (= callgrind.h's). */
@@ -449,5 +461,9 @@ typedef struct CP_SysCost {
    ULong              ev[CP_MAX_EV];
 } CP_SysCost;
 CP_SysCost **CP_(sys_costs)(UInt *n);
+/* --collect-jumps: an indirect jump that stays in the function (a
+   switch), taken from INSTR to TARGET in context CTX of thread TID (the
+   direct ones follow from the block counters, CP_BlockExit). */
+void CP_(add_jump)(CP_Fn *ctx, UInt tid, Addr instr, Addr target);
 
 #endif /* CP_H */

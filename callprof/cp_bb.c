@@ -33,9 +33,10 @@
    for speed: the translations are a good part of the tool's memory.
 
    Options add to this only when given: --collect-bus calls a helper at
-   each atomic instruction.  --collect-jumps costs
-   nothing here: the counts of direct jumps follow from the run counters
-   (CP_JumpExit).  With --instr-atstart=no, or after STOP_INSTRUMENTATION,
+   each atomic instruction.  --collect-jumps adds a counter per side
+   exit: the counts of direct jumps follow from those and the run
+   counters (CP_BlockExit); indirect jumps are counted by the transition
+   helper.  With --instr-atstart=no, or after STOP_INSTRUMENTATION,
    blocks are left as they are. */
 
 #include "pub_tool_basics.h"
@@ -282,8 +283,14 @@ CP_Loc *CP_(loc_of)(Addr a)
                    l->sect == Vg_SectPLT  ? " [PLT]"  : "");
       name = name_buf;
    } else {
+      /* The name is the demangler's buffer, freed by its next call:
+         asking whether A is an entry demangles again, so at an entry the
+         name is the one that call gives, as in Callgrind's get_fn_node.
+         (Elsewhere it does not demangle: fn_get copies NAME first.) */
       const HChar *entry;
       l->is_entry = VG_(get_fnname_if_entry)(ep, a, &entry);
+      if (l->is_entry)
+         name = entry;
    }
    plt = l->sect == Vg_SectPLT;
    l->fn = fn_get(obj, file, name);
@@ -323,25 +330,18 @@ static CP_Block *find_block(Addr addr, const IRSB *in)
 
 static Bool jump_is_call(const CP_Block *b, Addr target);
 
-/* --collect-jumps: remember the exit ending run R if it is a direct
-   jump inside the object that Callgrind does not take as a call. */
-static void add_jump(CP_Block *b, IRJumpKind jk, const IRExpr *dst,
-                     Addr instr, UInt r, Bool cond, Int exit_no, Int minus)
+/* --collect-jumps: exit K of block B (K == b->n_exits: the final one)
+   from INSTR (END: the address after it), of kind JK, to DST, ending
+   or following run R: whether Callgrind records it as a jump (cp.h). */
+static void set_exit(CP_Block *b, UInt k, Addr instr, Addr end, IRJumpKind jk,
+                     const IRExpr *dst, UInt r)
 {
-   Addr target;
-   CP_JumpExit *j;
-   if (b->jumps == NULL || jk != Ijk_Boring || dst->tag != Iex_Const)
-      return;
-   target = (Addr)dst->Iex.Const.con->Ico.U64;
-   if (jump_is_call(b, target))
-      return;
-   j = &b->jumps[b->n_jumps++];
-   j->instr = instr;
-   j->target = target;
-   j->run = r;
-   j->cond = cond;
-   j->exit_no = exit_no;
-   j->minus = minus;
+   CP_BlockExit *x = &b->exits[k];
+   x->instr = instr;
+   x->run = r;
+   x->target = dst->tag == Iex_Const ? (Addr)dst->Iex.Const.con->Ico.U64 : 0;
+   x->jump = jk != Ijk_Call && jk != Ijk_Ret && x->target != 0 &&
+             x->target != end && !jump_is_call(b, x->target);
 }
 
 static CP_Block *new_block(Addr addr, const IRSB *in)
@@ -349,14 +349,20 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    /* No context is ever this one: a new block remembers none. */
    static CP_Fn no_ctx;
    CP_Block *b = VG_(calloc)("cp.bb.new_block.1", 1, sizeof *b);
-   UInt n = 0, runs = 1, r = 0, i = 0, n_exits = 1;
-   Int exit_no = 0, last_side = -2;
-   Bool run_open = False, has_bus = False;
-   Int s;
+   UInt n = 0, runs = 1, r = 0, i = 0, n_exits = 0;
+   Addr end = 0;
+   Bool run_open = False, has_bus = False, to_next = False;
+   Int s, first;
 
    b->last_ctx = &no_ctx;
 
-   for (s = 0; s < in->stmts_used; s++) {
+   /* Exits before the first instruction are VEX's own checks (self-
+      modifying code), no guest branches: neither Callgrind nor the
+      instrumentation counts them. */
+   for (first = 0; first < in->stmts_used &&
+                   in->stmts[first]->tag != Ist_IMark; first++)
+      ;
+   for (s = first; s < in->stmts_used; s++) {
       if (in->stmts[s]->tag == Ist_IMark)
          n++;
       else if (in->stmts[s]->tag == Ist_Exit)
@@ -374,41 +380,46 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    b->run_len = VG_(calloc)("cp.bb.new_block.4", runs, sizeof(UShort));
    if (has_bus && CP_(clo_collect_bus))
       b->bus = VG_(calloc)("cp.bb.new_block.6", n, 1);
+   b->n_exits = n_exits;
    if (CP_(clo_collect_jumps))
-      b->jumps = VG_(malloc)("cp.bb.new_block.7", n_exits * sizeof(CP_JumpExit));
+      b->exits = VG_(malloc)("cp.bb.new_block.7",
+                             (n_exits + 1) * sizeof(CP_BlockExit));
 
-   /* Number the runs as the instrumentation does. */
-   for (s = 0; s < in->stmts_used; s++) {
+   /* Number the runs as the instrumentation does: a run opens at the
+      first instruction after an exit. */
+   n_exits = 0;
+   for (s = first; s < in->stmts_used; s++) {
       const IRStmt *st = in->stmts[s];
       if (st->tag == Ist_IMark) {
          run_open = True;
+         to_next = False;
+         end = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
          b->instr_addr[i] = (Addr)st->Ist.IMark.addr;
          b->run_len[r]++;
          b->run_of[i++] = r;
-      } else if (st->tag == Ist_Exit && run_open) {
-         UInt before = b->n_jumps;
-         add_jump(b, st->Ist.Exit.jk, IRExpr_Const(st->Ist.Exit.dst),
-                  b->instr_addr[i - 1], r, True, exit_no, -1);
-         last_side = b->n_jumps > before ? (Int)before : -2;
-         exit_no++;
-         r++;
-         run_open = False;
       } else if (st->tag == Ist_Exit) {
-         b->n_jumps = 0;      /* exits back to back: counts unknown */
-         last_side = -2;
-         exit_no++;
+         UInt run = run_open ? r : r - 1;
+         to_next = (Addr)st->Ist.Exit.dst->Ico.U64 == end;
+         if (b->exits)
+            set_exit(b, n_exits, b->instr_addr[i - 1], end, st->Ist.Exit.jk,
+                     IRExpr_Const(st->Ist.Exit.dst), run);
+         n_exits++;
+         if (run_open)
+            r++;
+         run_open = False;
       } else if ((st->tag == Ist_CAS ||
                   (st->tag == Ist_LLSC && st->Ist.LLSC.storedata)) && b->bus)
          b->bus[i - 1]++;
    }
    b->n_runs = run_open || r == 0 ? r + 1 : r;
-   if (run_open && n > 0)
-      add_jump(b, in->jumpkind, in->next, b->instr_addr[n - 1], r, False,
-               -1, -1);
-   else if (n > 0 && r > 0 && last_side >= 0)
-      add_jump(b, in->jumpkind, in->next, b->instr_addr[n - 1], r - 1,
-               False, -1, last_side);
-   b->n_slots = b->n_runs + b->n_jumps;
+   if (b->exits && n > 0)
+      set_exit(b, n_exits, b->instr_addr[n - 1], end, in->jumpkind, in->next,
+               run_open ? r : r - 1);
+   /* Callgrind's guess that VEX inverted the block's last conditional
+      branch (collectBlockInfo): the last exit, in the last instruction,
+      goes to the next one. */
+   b->inverted = to_next && n_exits > 0;
+   b->n_slots = b->n_runs + (b->exits ? b->n_exits : 0);
    if (CP_(sim_slots) > 0) {
       UInt k = 0;
       b->sim_off = b->n_slots;
@@ -682,28 +693,6 @@ static void sim_stmt(IRSB *out, SimEmit *se, const IRSB *in, const IRStmt *st)
    }
 }
 
-/* Callgrind's guess that VEX inverted a block's last conditional branch
-   (callgrind/main.c, collectBlockInfo): the statement index of the last
-   Exit from FIRST on when it jumps to the instruction right after its
-   own and no instruction follows it, else -1. */
-static Int last_exit_inverted(const IRSB *in, Int first)
-{
-   Addr next = 0;
-   Int s, last = -1;
-   Bool to_next = False;
-   for (s = first; s < in->stmts_used; s++) {
-      const IRStmt *st = in->stmts[s];
-      if (st->tag == Ist_IMark) {
-         next = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
-         to_next = False;
-      } else if (st->tag == Ist_Exit) {
-         to_next = st->Ist.Exit.dst->Ico.U64 == next;
-         last = s;
-      }
-   }
-   return to_next ? last : -1;
-}
-
 /* Whether Callgrind would take a jump from block B to TARGET as a call
    (bbcc.c: into another object or section kind, or to a function's
    first instruction). */
@@ -760,7 +749,6 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    CP_Block *b;
    IRTemp base = IRTemp_INVALID;
    Bool run_open = False;
-   Int inverted_exit = -1;
    SimEmit se;
    IRClock clock;
    IRExpr *now;
@@ -787,8 +775,6 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    se.b = b;
    se.instr = -1;
    se.pending = False;
-   if (CP_(clo_branch_sim))
-      inverted_exit = last_exit_inverted(in, s);
 
    for (; s < in->stmts_used; s++) {
       IRStmt *st = in->stmts[s];
@@ -824,7 +810,6 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
       } else if (st->tag == Ist_Exit) {
          IRExpr *dst = IRExpr_Const(st->Ist.Exit.dst);
          IRJumpKind jk = st->Ist.Exit.jk;
-         UInt j;
          if (b->sim)
             sim_flush(out, &se);
          if (CP_(clo_branch_sim) && se.instr >= 0
@@ -833,25 +818,25 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
                branch) its negation, as Callgrind takes it. */
             IRExpr *taken = tmp_of(out, Ity_I64,
                                    IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard));
-            if (s == inverted_exit)
+            if (b->inverted && exit_no == (Int)b->n_exits - 1)
                taken = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Xor64, taken,
                                  IRExpr_Const(IRConst_U64(1))));
             sim_branch(out, &se, True, taken);
          }
-         for (j = 0; j < b->n_jumps && base != IRTemp_INVALID; j++)
-            if (b->jumps[j].cond && b->jumps[j].exit_no == exit_no) {
-               IRExpr *addr = tmp_of(out, Ity_I64,
-                  IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
-                     IRExpr_Const(IRConst_U64(8 * (b->n_runs + j)))));
-               IRExpr *one = tmp_of(out, Ity_I64,
-                  IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard));
-               IRTemp old = newIRTemp(out->tyenv, Ity_I64);
-               addStmtToIRSB(out, IRStmt_WrTmp(old,
-                  IRExpr_Load(Iend_LE, Ity_I64, addr)));
-               addStmtToIRSB(out, IRStmt_Store(Iend_LE, addr,
-                  tmp_of(out, Ity_I64,
-                         IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), one))));
-            }
+         if (b->exits && base != IRTemp_INVALID) {
+            /* --collect-jumps: the side exit's counter += guard */
+            IRExpr *addr = tmp_of(out, Ity_I64,
+               IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
+                  IRExpr_Const(IRConst_U64(8 * (b->n_runs + exit_no)))));
+            IRExpr *one = tmp_of(out, Ity_I64,
+               IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard));
+            IRTemp old = newIRTemp(out->tyenv, Ity_I64);
+            addStmtToIRSB(out, IRStmt_WrTmp(old,
+               IRExpr_Load(Iend_LE, Ity_I64, addr)));
+            addStmtToIRSB(out, IRStmt_Store(Iend_LE, addr,
+               tmp_of(out, Ity_I64,
+                      IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), one))));
+         }
          exit_no++;
          now = ir_clock_now(out, &clock);
          ir_clock_write(out, &clock, now);

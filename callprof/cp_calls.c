@@ -485,8 +485,15 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
          fn_push(t, to);
          ctx = top_ctx(t);
       }
-      if (to->max_rec > 1)
-         ctx = CP_(fn_level)(ctx, *a < to->max_rec ? *a : to->max_rec);
+      if (to->max_rec > 1) {
+         /* --skip-direct-rec: a call of the caller's own function stays
+            at the caller's level (its open calls still count). */
+         UInt level = *a;
+         if (CP_(clo_skip_direct_rec) && level > 1 && src.ctx != NULL &&
+             src.ctx->func == to)
+            level--;
+         ctx = CP_(fn_level)(ctx, level < to->max_rec ? level : to->max_rec);
+      }
       f->arc = arc_get(src.ctx, src.instr, ctx, target);
       if (t->collect)
          f->arc->count++;
@@ -640,7 +647,12 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
       CP_Loc *from = e->block->loc;
       if (!ret_without_call && !to->is_entry && to->sect == from->sect &&
           to->di == from->di) {
-         unwind(t, sp, 0);           /* longjmp, exceptions */
+         /* A jump after all (an indirect one: direct jumps that are no
+            calls call no helper), unless it leaves frames (longjmp,
+            exceptions): then a return. */
+         if (unwind(t, sp, 0) == 0 && CP_(clo_collect_jumps) &&
+             t->collect && src.ctx != NULL && t->nonskipped.ctx == NULL)
+            CP_(add_jump)(src.ctx, CP_(cost_tid)(), src.instr, target);
          return;
       }
       if (from->fn->pop_on_jump && t->sp > 0 && t->stack[t->sp - 1].arc) {

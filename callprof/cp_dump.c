@@ -20,7 +20,14 @@
    program that dumps twice leaves callprof.out.PID.1,
    callprof.out.PID.2 and callprof.out.PID (part: 3).  Each file is
    complete in itself: one part, its own name ids (a fresh pw_cg_begin
-   per file), totals equal to the sum of its cost lines. */
+   per file), totals equal to the sum of its cost lines.
+
+   With --combine-dumps=yes every dump (and every thread's) is a part of
+   the one file named by the template, in the order written.  Unlike
+   Callgrind's, each part defines its name ids anew, as KCachegrind
+   reads ids per part; and as with every file, the parts so far are
+   copied into a temporary file and the whole renamed, so that no reader
+   sees a part half written. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
@@ -193,25 +200,28 @@ static Cost *gather(UInt tid, UInt *n_out, ULong *total)
 }
 
 /* The position of A: address relative to its object, source line, and
-   the source file as Callgrind names it (DIR/FILE, or "???"). */
-static PW_CgPos pos_of(Addr a, HChar *file, Int size)
+   the source file as Callgrind names it (DIR/FILE); FILE is "???" and
+   the line 0 where A has no line information, and then the result is
+   False. */
+static Bool pos_of(Addr a, PW_CgPos *p, HChar *file, Int size)
 {
    DiEpoch ep = VG_(current_DiEpoch)();
    DebugInfo *di = VG_(find_DebugInfo)(ep, a);
    const HChar *fl, *dir;
-   PW_CgPos p;
    UInt line;
 
-   p.instr = a - (di ? (Addr)VG_(DebugInfo_get_text_bias)(di) : 0);
+   p->instr = a - (di ? (Addr)VG_(DebugInfo_get_text_bias)(di) : 0);
+   p->line = 0;
    if (!VG_(get_filename_linenum)(ep, a, &fl, &dir, &line)) {
-      line = 0;
       VG_(strcpy)(file, "???");
-   } else if (dir && dir[0])
+      return False;
+   }
+   if (dir && dir[0])
       VG_(snprintf)(file, size, "%s/%s", dir, fl);
    else
       VG_(snprintf)(file, size, "%s", fl);
-   p.line = line;
-   return p;
+   p->line = line;
+   return True;
 }
 
 static Int cmp_arc(const void *a, const void *b)
@@ -234,37 +244,74 @@ static Bool arc_shown(const CP_Arc *a, UInt tid)
    return False;
 }
 
-/* FN's calls, by call site. */
-static void write_calls(PW_Cg *w, CP_Fn *fn, UInt tid)
+/* FN's arcs written in this dump (thread TID), by call site; *N of
+   them. */
+static CP_Arc **arcs_of(CP_Fn *fn, UInt tid, UInt *n_out)
 {
-   HChar file[4096];
    CP_Arc *a, **v;
-   UInt n = 0, i;
+   UInt n = 0;
 
    for (a = fn->arcs; a; a = a->next)
       n++;
-   if (n == 0)
-      return;
-   v = VG_(malloc)("cp.dump.write_calls.1", n * sizeof *v);
+   v = VG_(malloc)("cp.dump.arcs_of.1", (n ? n : 1) * sizeof *v);
    /* As Callgrind, an arc that cost nothing is left out (a signal
       handler's call of its sigreturn stub, never completed). */
    for (a = fn->arcs, n = 0; a; a = a->next)
       if (arc_shown(a, tid))
          v[n++] = a;
    VG_(ssort)(v, n, sizeof *v, cmp_arc);
-   for (i = 0; i < n; i++) {
-      PW_CgPos to = pos_of(v[i]->target, file, sizeof file);
-      PW_CgPos from = pos_of(v[i]->site, file, sizeof file);
-      pw_cg_call(w, v[i]->callee->obj, v[i]->callee->file,
-                 v[i]->callee->name, v[i]->count > 0 ? v[i]->count : 1,
-                 to, from, v[i]->inclusive);
-   }
-   VG_(free)(v);
+   *n_out = n;
+   return v;
 }
 
 /*------------------------------------------------------------*/
 /*--- Jumps (--collect-jumps)                              ---*/
 /*------------------------------------------------------------*/
+
+/* An indirect jump taken in a context (CP_(add_jump)), kept apart from
+   the block counters as system call costs are. */
+typedef struct CP_IndJump {
+   struct CP_IndJump *next;   /* VgHashNode */
+   UWord              key;
+   CP_Fn             *ctx;
+   UInt               tid;
+   Addr               instr, target;
+   ULong              count;
+} CP_IndJump;
+
+static VgHashTable *ind_table;
+
+void CP_(add_jump)(CP_Fn *ctx, UInt tid, Addr instr, Addr target)
+{
+   UWord key = (((UWord)ctx * 31 + instr) * 31 + target) * 31 + tid;
+   CP_IndJump *j;
+
+   if (ind_table == NULL)
+      ind_table = VG_(HT_construct)("callprof indirect jumps");
+   for (j = VG_(HT_lookup)(ind_table, key); j; j = j->next)
+      if (j->key == key && j->ctx == ctx && j->instr == instr &&
+          j->target == target && j->tid == tid)
+         break;
+   if (j == NULL) {
+      j = VG_(calloc)("cp.dump.add_jump.1", 1, sizeof *j);
+      j->key = key;
+      j->ctx = ctx;
+      j->tid = tid;
+      j->instr = instr;
+      j->target = target;
+      VG_(HT_add_node)(ind_table, j);
+   }
+   j->count++;
+}
+
+static CP_IndJump **ind_jumps(UInt *n)
+{
+   if (ind_table == NULL) {
+      *n = 0;
+      return VG_(malloc)("cp.dump.ind_jumps.1", sizeof(CP_IndJump *));
+   }
+   return (CP_IndJump **)VG_(HT_to_array)(ind_table, n);
+}
 
 typedef struct {
    CP_Fn *fn;
@@ -280,50 +327,90 @@ static Int cmp_jump(const void *a, const void *b)
       return x->fn->n < y->fn->n ? -1 : 1;
    if (x->instr != y->instr)
       return x->instr < y->instr ? -1 : 1;
-   return x->target < y->target ? -1 : x->target > y->target;
+   if (x->target != y->target)
+      return x->target < y->target ? -1 : 1;
+   return (Int)x->cond - (Int)y->cond;
 }
 
-/* The jumps of thread TID's blocks, by function of the block, from
-   their run counters summed over the contexts the block ran in. */
+/* The jumps of block B run with counters C in context CTX, as Callgrind
+   counts them (cp.h, CP_BlockExit), appended to V[*N].  An exit's
+   executions are the count of its run less the side exits of that run
+   taken before it. */
+static void block_jumps(const CP_Block *b, const ULong *c, CP_Fn *ctx,
+                        Jump *v, UInt *n)
+{
+   const CP_BlockExit *x = b->exits;
+   UInt e, k, last = b->n_exits;
+   ULong reach[last + 1];
+
+   for (e = 0; e <= last; e++) {
+      reach[e] = c[x[e].run];
+      for (k = 0; k < e && k < last; k++)
+         if (x[k].run == x[e].run)
+            reach[e] -= reach[e] >= c[b->n_runs + k] ? c[b->n_runs + k]
+                                                       : reach[e];
+   }
+   for (e = 0; e <= last; e++) {
+      Jump *j = &v[*n];
+      Bool final = e == last;
+      /* Inverted: the last side exit is the fall-through, the final
+         exit the conditional jump. */
+      if (!x[e].jump || (b->inverted && e == last - 1))
+         continue;
+      j->fn = ctx;
+      j->instr = x[e].instr;
+      j->target = x[e].target;
+      j->cond = !final || b->inverted;
+      j->followed = final ? reach[e] : c[b->n_runs + e];
+      j->executed = !final ? reach[e] : b->inverted ? reach[last - 1]
+                                                    : reach[e];
+      if (j->followed > 0)
+         (*n)++;
+   }
+}
+
+/* Thread TID's jumps, by context, source and target: those of the
+   blocks, from their counters in each context they ran in, and the
+   indirect ones (CP_(add_jump)). */
 static Jump *gather_jumps(UInt tid, UInt *n_out)
 {
-   UInt n = 0, i, j, r;
+   UInt n = 0, i, j, n_ind;
    CP_Block *b;
+   CP_Foreign *f;
+   CP_IndJump **ind = ind_jumps(&n_ind);
    Jump *v;
 
-   for (b = CP_(all_blocks); b; b = b->all_next)
-      n += b->n_jumps;
-   v = VG_(malloc)("cp.dump.gather_jumps.1", (n ? n : 1) * sizeof(Jump));
+   for (b = CP_(all_blocks); b; b = b->all_next) {
+      if (b->exits == NULL)
+         continue;
+      n += b->n_exits + 1;
+      for (f = b->foreign; f; f = f->next)
+         n += b->n_exits + 1;
+   }
+   v = VG_(malloc)("cp.dump.gather_jumps.1",
+                   (n + n_ind ? n + n_ind : 1) * sizeof(Jump));
    n = 0;
    for (b = CP_(all_blocks); b; b = b->all_next) {
-      ULong runs[b->n_slots];
-      CP_Foreign *f;
-      if (b->n_jumps == 0)
+      if (b->exits == NULL)
          continue;
-      for (r = 0; r < b->n_slots; r++)
-         runs[r] = tid == 1 ? b->count[r] : 0;
+      if (tid == 1)
+         block_jumps(b, b->count, b->loc->fn, v, &n);
+      /* Skipped code (a call site given) is never written by Callgrind,
+         its jumps neither. */
       for (f = b->foreign; f; f = f->next)
-         if (f->tid == tid)
-            for (r = 0; r < b->n_slots; r++)
-               runs[r] += f->count[r];
-      for (i = 0; i < b->n_jumps; i++) {
-         const CP_JumpExit *jp = &b->jumps[i];
-         ULong reach = runs[jp->run], taken;
-         if (jp->cond)
-            taken = runs[b->n_runs + i];
-         else
-            taken = reach - (jp->minus >= 0 ? runs[b->n_runs + jp->minus] : 0);
-         if (taken == 0 || taken > reach)
-            continue;
-         v[n].fn = b->loc->fn;
-         v[n].instr = jp->instr;
-         v[n].target = jp->target;
-         v[n].cond = jp->cond;
-         v[n].followed = taken;
-         v[n].executed = reach;
+         if (f->tid == tid && f->site == 0)
+            block_jumps(b, f->count, f->ctx, v, &n);
+   }
+   for (i = 0; i < n_ind; i++)
+      if (ind[i]->tid == tid && ind[i]->count > 0) {
+         v[n].fn = ind[i]->ctx;
+         v[n].instr = ind[i]->instr;
+         v[n].target = ind[i]->target;
+         v[n].cond = False;
+         v[n].followed = v[n].executed = ind[i]->count;
          n++;
       }
-   }
+   VG_(free)(ind);
    VG_(ssort)(v, n, sizeof(Jump), cmp_jump);
    for (i = 0, j = 0; i < n; i++) {
       if (j > 0 && cmp_jump(&v[j - 1], &v[i]) == 0) {
@@ -336,35 +423,79 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
    return v;
 }
 
-/* FN's jumps from V[*I] on.  Only jumps inside the function are written
-   (gprof2dot fails on jfn=); FILE is the current file (fi=/fe=). */
-static void write_jumps(PW_Cg *w, CP_Fn *fn, Jump *v, UInt n, UInt *i,
-                        const HChar *cur_file)
-{
-   HChar tf[4096], ff[4096];
-   for (; *i < n && v[*i].fn->n < fn->n; (*i)++)
-      ;
-   for (; *i < n && v[*i].fn == fn; (*i)++) {
-      CP_Loc *to = CP_(loc_of)(v[*i].target);
-      PW_CgPos pt, pf;
-      if (to->fn != fn)
-         continue;
-      pt = pos_of(v[*i].target, tf, sizeof tf);
-      pf = pos_of(v[*i].instr, ff, sizeof ff);
-      /* As Callgrind: without instruction positions, a jump to no line
-         says nothing. */
-      if (!CP_(clo_dump_instr) && pt.line == 0)
-         continue;
-      if (!VG_STREQ(ff, cur_file))
-         continue;
-      pw_cg_jump(w, v[*i].cond, v[*i].followed, v[*i].executed,
-                 VG_STREQ(tf, cur_file) ? NULL : tf, NULL, pt, pf);
-   }
-}
-
 /*------------------------------------------------------------*/
 /*--- Writing one file                                     ---*/
 /*------------------------------------------------------------*/
+
+/* Function (context) FN's costs, jumps and calls, V[*I], JV[*JI] on,
+   in address order as Callgrind writes them (dump.c, fprint_bbcc): at
+   each address its cost, then its jumps, then its calls; before each,
+   fi=/fe= when its source file is not the one in force.  So a call made
+   from code inlined from h.h is at h.h's line, with cfi= naming the
+   callee's file.  As in Callgrind, an instruction without line
+   information costs in the function's own file, and a call or jump
+   from one is at line 0 of "???"; a jump to one stays in the file in
+   force.  Without instruction positions, consecutive instructions of
+   one line make one cost line, and a jump to no line is left out (it
+   says nothing). */
+static void write_function(PW_Cg *w, CP_Fn *fn, UInt tid,
+                           const Cost *v, UInt n, UInt *i,
+                           const Jump *jv, UInt nj, UInt *ji)
+{
+   const Addr none = ~(Addr)0;
+   HChar file[4096], file2[4096], tfile[4096];
+   PW_CgPos pos, p2, to;
+   ULong ev[CP_MAX_EV];
+   UInt n_arcs, ai = 0;
+   CP_Arc **arcs = arcs_of(fn, tid, &n_arcs);
+   Int e;
+
+   pw_cg_function(w, fn->obj, fn->file, fn->name);
+   for (;;) {
+      Addr ca = *i < n && v[*i].fn == fn ? v[*i].addr : none;
+      Addr ja = *ji < nj && jv[*ji].fn == fn ? jv[*ji].instr : none;
+      Addr aa = ai < n_arcs ? arcs[ai]->site : none;
+      if (ca == none && ja == none && aa == none)
+         break;
+      if (ca <= ja && ca <= aa) {
+         Addr next = ja < aa ? ja : aa;
+         if (!pos_of(ca, &pos, file, sizeof file))
+            VG_(strcpy)(file, fn->file);
+         for (e = 0; e < CP_MAX_EV; e++)
+            ev[e] = v[*i].ev[e];
+         (*i)++;
+         while (!CP_(clo_dump_instr) && *i < n && v[*i].fn == fn &&
+                v[*i].addr <= next) {
+            if (!pos_of(v[*i].addr, &p2, file2, sizeof file2))
+               VG_(strcpy)(file2, fn->file);
+            if (p2.line != pos.line || !VG_STREQ(file, file2))
+               break;
+            for (e = 0; e < CP_MAX_EV; e++)
+               ev[e] += v[*i].ev[e];
+            (*i)++;
+         }
+         pw_cg_file(w, file);
+         pw_cg_cost(w, pos, ev);
+      } else if (ja <= aa) {
+         const Jump *j = &jv[(*ji)++];
+         Bool known = pos_of(j->target, &to, tfile, sizeof tfile);
+         if (!CP_(clo_dump_instr) && to.line == 0)
+            continue;
+         pos_of(j->instr, &pos, file, sizeof file);
+         pw_cg_file(w, file);
+         pw_cg_jump(w, j->cond, j->followed, j->executed,
+                    known ? tfile : NULL, to, pos);
+      } else {
+         const CP_Arc *a = arcs[ai++];
+         pos_of(a->target, &to, tfile, sizeof tfile);
+         pos_of(a->site, &pos, file, sizeof file);
+         pw_cg_file(w, file);
+         pw_cg_call(w, a->callee->obj, a->callee->file, a->callee->name,
+                    a->count > 0 ? a->count : 1, to, pos, a->inclusive);
+      }
+   }
+   VG_(free)(arcs);
+}
 
 static Int cmp_fn(const void *a, const void *b)
 {
@@ -381,11 +512,30 @@ static Int out_counter;     /* dumps of this process so far */
 static Int out_pid;         /* the process they were counted in */
 static ULong bbs_done;      /* --dump-every-bb: blocks at the last dump */
 
+ULong CP_(collected)[CP_MAX_EV];
+static UInt parts_written;  /* files (parts) of this process written */
+
+/* Copy the file PATH into S; False if it cannot be read (then nothing
+   was copied). */
+static Bool copy_file(const HChar *path, PW_Sink *s)
+{
+   SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
+   HChar buf[8192];
+   Int fd, got;
+
+   if (sr_isError(r))
+      return False;
+   fd = sr_Res(r);
+   while ((got = VG_(read)(fd, buf, sizeof buf)) > 0)
+      pw_putn(s, buf, got);
+   VG_(close)(fd);
+   return True;
+}
+
 /* Thread TID's costs since the last dump, into one file. */
 static void write_file(const HChar *trigger, UInt tid)
 {
-   HChar path[4096], cmd[4096], file[4096], file2[4096], cur[4096];
-   HChar trig[4096];
+   HChar path[4096], cmd[4096], trig[4096];
    const char *desc[4];
    const char *err;
    PW_CgHeader h;
@@ -396,6 +546,7 @@ static void write_file(const HChar *trigger, UInt tid)
    CP_Fn **fns;
    UInt n, n_fns, n_jumps = 0, i, k, ji = 0, len;
    ULong total[CP_MAX_EV];
+   Bool continued;
 
    err = pw_template_expand(CP_(clo_out_file), VG_(getpid)(), vg_getenv,
                             VG_(get_startup_wd)(), path, sizeof path - 40);
@@ -404,13 +555,17 @@ static void write_file(const HChar *trigger, UInt tid)
       return;
    }
    len = VG_(strlen)(path);
-   if (trigger)
+   if (trigger && !CP_(clo_combine_dumps))
       len += VG_(sprintf)(path + len, ".%d", out_counter);
-   if (CP_(clo_separate_threads))
+   if (CP_(clo_separate_threads) && !CP_(clo_combine_dumps))
       VG_(sprintf)(path + len, "-%02u", tid);
    f = pw_file_open(path, "callprof");
    if (f == NULL)
       return;
+   /* --combine-dumps: the parts written so far first, so that the file
+      is still only ever seen whole. */
+   continued = CP_(clo_combine_dumps) && parts_written > 0 &&
+               copy_file(path, pw_file_sink(f));
 
    v = gather(tid, &n, total);
    if (CP_(clo_collect_jumps))
@@ -438,6 +593,7 @@ static void write_file(const HChar *trigger, UInt tid)
    h.summary = total;
    h.compress_strings = CP_(clo_compress_strings);
    h.compress_pos = CP_(clo_compress_pos);
+   h.continued = continued;
    w = pw_cg_begin(pw_file_sink(f), &h);
    if (w == NULL) {
       pw_file_abandon(f);
@@ -448,49 +604,32 @@ static void write_file(const HChar *trigger, UInt tid)
       return;
    }
 
-   /* Functions in creation order; v is sorted the same way. */
+   /* Functions in creation order; v and jv are sorted the same way. */
    for (k = 0, i = 0; k < n_fns; k++) {
       CP_Fn *fn = fns[k];
       Bool has_arcs = False;
       CP_Arc *a;
       for (a = fn->arcs; a; a = a->next)
          has_arcs |= arc_shown(a, tid);
+      while (ji < n_jumps && jv[ji].fn->n < fn->n)
+         ji++;          /* jumps of a function with no cost (none) */
       if ((i >= n || v[i].fn != fn) && !has_arcs)
          continue;
-      pw_cg_function(w, fn->obj, fn->file, fn->name);
-      VG_(strcpy)(cur, fn->file);
-      while (i < n && v[i].fn == fn) {
-         PW_CgPos pos = pos_of(v[i].addr, file, sizeof file);
-         ULong ev[CP_MAX_EV];
-         Int e;
-         for (e = 0; e < CP_MAX_EV; e++)
-            ev[e] = v[i].ev[e];
-         i++;
-         /* Without per-instruction positions, consecutive instructions
-            of one line make one cost line. */
-         while (!CP_(clo_dump_instr) && i < n && v[i].fn == fn) {
-            PW_CgPos p2 = pos_of(v[i].addr, file2, sizeof file2);
-            if (p2.line != pos.line || !VG_STREQ(file, file2))
-               break;
-            for (e = 0; e < CP_MAX_EV; e++)
-               ev[e] += v[i].ev[e];
-            i++;
-         }
-         pw_cg_file(w, file);
-         VG_(strcpy)(cur, file);
-         pw_cg_cost(w, pos, ev);
-      }
-      if (jv)
-         write_jumps(w, fn, jv, n_jumps, &ji, cur);
-      write_calls(w, fn, tid);
+      write_function(w, fn, tid, v, n, &i, jv, n_jumps, &ji);
    }
    VG_(free)(v);
    VG_(free)(fns);
    if (jv)
       VG_(free)(jv);
+   for (k = 0; k < CP_(n_ev); k++)
+      CP_(collected)[k] += pw_cg_totals(w)[k];
    pw_cg_end(w);
-   if (pw_file_commit(f) == 0 && VG_(clo_verbosity) > 0)
-      VG_(umsg)("callprof: profile written to %s\n", path);
+   if (pw_file_commit(f) == 0) {
+      parts_written++;
+      if (VG_(clo_verbosity) > 0 &&
+          (!CP_(clo_combine_dumps) || trigger == NULL))
+         VG_(umsg)("callprof: profile written to %s\n", path);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -592,6 +731,7 @@ static void zero_costs(UInt tid, Bool keep_unshown)
    CP_Foreign *f;
    CP_Fn **fns;
    CP_SysCost **sys;
+   CP_IndJump **ind;
    UInt n, i;
    Int k;
 
@@ -621,6 +761,11 @@ static void zero_costs(UInt tid, Bool keep_unshown)
          for (k = 0; k < CP_MAX_EV; k++)
             sys[i]->ev[k] = 0;
    VG_(free)(sys);
+   ind = ind_jumps(&n);
+   for (i = 0; i < n; i++)
+      if (ind[i]->tid == tid)
+         ind[i]->count = 0;
+   VG_(free)(ind);
    if (tid == 1 || !CP_(clo_separate_threads))
       zero_paths(CP_(path_roots)());
 }
@@ -631,6 +776,7 @@ static void check_pid(void)
    if (out_pid != VG_(getpid)()) {
       out_pid = VG_(getpid)();
       out_counter = 0;
+      parts_written = 0;
    }
 }
 

@@ -52,6 +52,8 @@ Bool         CP_(clo_collect_atstart)  = True;
 Bool         CP_(clo_instr_atstart)    = True;
 Bool         CP_(clo_separate_threads) = False;
 Bool         CP_(clo_collect_bus)      = False;
+Bool         CP_(clo_skip_direct_rec)  = False;
+Bool         CP_(clo_combine_dumps)    = False;
 Int          CP_(clo_collect_systime)  = CP_SYS_NO;
 ULong        CP_(clo_dump_every_bb)    = 0;
 const HChar *CP_(clo_folded_out_file)  = NULL;
@@ -287,6 +289,10 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
       CP_(clo_separate_threads) = clo_bool(arg, v);
    else if (clo_match(arg, "--collect-bus", &v))
       CP_(clo_collect_bus) = clo_bool(arg, v);
+   else if (clo_match(arg, "--skip-direct-rec", &v))
+      CP_(clo_skip_direct_rec) = clo_bool(arg, v);
+   else if (clo_match(arg, "--combine-dumps", &v))
+      CP_(clo_combine_dumps) = clo_bool(arg, v);
    else if (clo_match(arg, "--collect-systime", &v)) {
       if (VG_STREQ(v, "no"))
          CP_(clo_collect_systime) = CP_SYS_NO;
@@ -313,6 +319,10 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
       if (*v == '\0')
          clo_reject(arg, "expected a function name (wildcards * and ?)");
       add_pattern(kind, v);
+      /* As Callgrind: collection starts off, unless a later
+         --collect-atstart says otherwise. */
+      if (kind == CP_PAT_TOGGLE)
+         CP_(clo_collect_atstart) = False;
    }
    else if (separate_option(arg, "--separate-callers", &clo_separate_callers,
                             &callers_patterns))
@@ -358,6 +368,7 @@ static void cp_print_usage(void)
 "    --dump-instr=no|yes         costs per instruction [no]\n"
 "    --compress-strings=no|yes   name compression with (id) [yes]\n"
 "    --compress-pos=no|yes       relative positions [yes]\n"
+"    --combine-dumps=no|yes      all dumps into one file, a part each [no]\n"
 "    --folded-out-file=<file>    also write folded stacks (flame graphs),\n"
 "                                self Ir per call path [none]\n"
 "    --folded-event=<event>      the event of the folded stacks, one of\n"
@@ -370,7 +381,9 @@ static void cp_print_usage(void)
 "\n   data collection options:\n"
 "    --instr-atstart=no|yes      instrument from the start [yes]\n"
 "    --collect-atstart=no|yes    collect at process/thread start [yes]\n"
-"    --toggle-collect=<func>     toggle collection on enter/leave function\n"
+"    --toggle-collect=<func>     toggle collection on enter/leave function;\n"
+"                                collection then starts off (unless a later\n"
+"                                --collect-atstart=yes)\n"
 "    --collect-jumps=no|yes      collect jumps (jump=, jcnd=) [no]\n"
 "    --collect-bus=no|yes        collect global bus events (Ge) [no]\n"
 "    --collect-systime=no|yes|msec|usec|nsec  collect system call time [no]\n"
@@ -384,6 +397,8 @@ static void cp_print_usage(void)
 "    --separate-callers<n>=<f>   the same for function <f>\n"
 "    --separate-recs=<n>         recursion levels kept apart (fn'2 ...) [2]\n"
 "    --separate-recs<n>=<f>      the same for function <f>\n"
+"    --skip-direct-rec=no|yes    a function calling itself directly stays\n"
+"                                at its recursion level [no]\n"
 "    --skip-plt=no|yes           count PLT code in its caller [yes]\n"
 "    --fn-skip=<func>            count function in its caller\n"
 "    (<func>: a function name; * and ? are wildcards)\n"
@@ -454,11 +469,128 @@ static void cp_post_clo_init(void)
    CP_(thread_start)(1);
 }
 
+/* The width of N printed with thousands separators. */
+static Int width_of(ULong n)
+{
+   Int w = 1;
+   while (n >= 10)
+      n /= 10, w++;
+   return w + (w - 1) / 3;
+}
+
+static Int max_i(Int a, Int b)
+{
+   return a > b ? a : b;
+}
+
+/* Callgrind's end-of-run summary (callgrind/main.c, finish; sim.c,
+   cachesim_printstat), the figures and layout it prints, from the totals
+   of the files written:
+
+      Events    : Ir Dr Dw I1mr ...
+      Collected : 145570 29400 13363 ...      (trailing zeros left off)
+
+      I   refs:      145,570
+      I1  misses:      1,243                  (--cache-sim=yes: the
+      ...                                      instruction, data and LL
+      LL miss rate:      1.4% (   1.1%  ...    blocks)
+
+      Branches:       29,752  (29,455 cond +    297 ind)   (--branch-sim)
+      Mispredicts:     3,424  ( 3,265 cond +    159 ind)
+      Mispred rate:     11.5% (  11.1%     +   53.5%   )  */
+static void print_summary(void)
+{
+   const ULong *t = CP_(collected);
+   HChar line[1024];
+   Int k, n = 0, skipped = 0, l1, l2 = 0, l3 = 0;
+   ULong ir = t[0];
+
+   if (VG_(clo_verbosity) == 0)
+      return;
+   n = VG_(snprintf)(line, sizeof line, "Events    :");
+   for (k = 0; k < CP_(n_ev); k++)
+      n += VG_(snprintf)(line + n, sizeof line - n, " %s", CP_(ev_name)[k]);
+   VG_(umsg)("%s\n", line);
+   n = VG_(snprintf)(line, sizeof line, "Collected : %llu", t[0]);
+   for (k = 1; k < CP_(n_ev); k++) {
+      if (t[k] == 0) {
+         skipped++;
+         continue;
+      }
+      for (; skipped > 0; skipped--)
+         n += VG_(snprintf)(line + n, sizeof line - n, " 0");
+      n += VG_(snprintf)(line + n, sizeof line - n, " %llu", t[k]);
+   }
+   VG_(umsg)("%s\n", line);
+   VG_(umsg)("\n");
+
+   l1 = width_of(ir);
+   if (CP_(clo_cache_sim)) {
+      l2 = width_of(t[CP_EV_DR]);
+      l3 = width_of(t[CP_EV_DW]);
+   }
+   if (CP_(clo_branch_sim)) {
+      l2 = max_i(l2, width_of(t[CP_(ev_bc)]));
+      l3 = max_i(l3, width_of(t[CP_(ev_bc) + 2]));
+   }
+   VG_(umsg)("I   refs:      %'*llu\n", l1, ir);
+
+   if (CP_(clo_cache_sim)) {
+      ULong dr = t[CP_EV_DR], dw = t[CP_EV_DW];
+      ULong d = dr + dw, d1 = t[CP_EV_D1MR] + t[CP_EV_D1MW],
+            dl = t[CP_EV_DLMR] + t[CP_EV_DLMW];
+      ULong llr = t[CP_EV_D1MR] + t[CP_EV_I1MR], llw = t[CP_EV_D1MW];
+      ULong llmr = t[CP_EV_DLMR] + t[CP_EV_ILMR], llmw = t[CP_EV_DLMW];
+      /* As Callgrind, a zero divisor counts as one. */
+      ULong ir1 = ir ? ir : 1, d_1 = d ? d : 1, dr1 = dr ? dr : 1,
+            dw1 = dw ? dw : 1;
+      VG_(umsg)("I1  misses:    %'*llu\n", l1, t[CP_EV_I1MR]);
+      VG_(umsg)("LLi misses:    %'*llu\n", l1, t[CP_EV_ILMR]);
+      VG_(umsg)("I1  miss rate: %*.2f%%\n", l1, t[CP_EV_I1MR] * 100.0 / ir1);
+      VG_(umsg)("LLi miss rate: %*.2f%%\n", l1, t[CP_EV_ILMR] * 100.0 / ir1);
+      VG_(umsg)("\n");
+      VG_(umsg)("D   refs:      %'*llu  (%'*llu rd + %'*llu wr)\n",
+                l1, d, l2, dr, l3, dw);
+      VG_(umsg)("D1  misses:    %'*llu  (%'*llu rd + %'*llu wr)\n",
+                l1, d1, l2, t[CP_EV_D1MR], l3, t[CP_EV_D1MW]);
+      VG_(umsg)("LLd misses:    %'*llu  (%'*llu rd + %'*llu wr)\n",
+                l1, dl, l2, t[CP_EV_DLMR], l3, t[CP_EV_DLMW]);
+      VG_(umsg)("D1  miss rate: %*.1f%% (%*.1f%%   + %*.1f%%  )\n",
+                l1, d1 * 100.0 / d_1, l2, t[CP_EV_D1MR] * 100.0 / dr1,
+                l3, t[CP_EV_D1MW] * 100.0 / dw1);
+      VG_(umsg)("LLd miss rate: %*.1f%% (%*.1f%%   + %*.1f%%  )\n",
+                l1, dl * 100.0 / d_1, l2, t[CP_EV_DLMR] * 100.0 / dr1,
+                l3, t[CP_EV_DLMW] * 100.0 / dw1);
+      VG_(umsg)("\n");
+      VG_(umsg)("LL refs:       %'*llu  (%'*llu rd + %'*llu wr)\n",
+                l1, llr + llw, l2, llr, l3, llw);
+      VG_(umsg)("LL misses:     %'*llu  (%'*llu rd + %'*llu wr)\n",
+                l1, llmr + llmw, l2, llmr, l3, llmw);
+      VG_(umsg)("LL miss rate:  %*.1f%% (%*.1f%%   + %*.1f%%  )\n",
+                l1, (llmr + llmw) * 100.0 / (ir1 + d_1),
+                l2, llmr * 100.0 / (ir1 + dr1), l3, llmw * 100.0 / dw1);
+   }
+   if (CP_(clo_branch_sim)) {
+      Int b = CP_(ev_bc);
+      ULong bc = t[b] ? t[b] : 1, bi = t[b + 2] ? t[b + 2] : 1;
+      ULong bcm = t[b + 1], bim = t[b + 3];
+      VG_(umsg)("\n");
+      VG_(umsg)("Branches:      %'*llu  (%'*llu cond + %'*llu ind)\n",
+                l1, bc + bi, l2, bc, l3, bi);
+      VG_(umsg)("Mispredicts:   %'*llu  (%'*llu cond + %'*llu ind)\n",
+                l1, bcm + bim, l2, bcm, l3, bim);
+      VG_(umsg)("Mispred rate:  %*.1f%% (%*.1f%%     + %*.1f%%   )\n",
+                l1, (bcm + bim) * 100.0 / (bc + bi), l2, bcm * 100.0 / bc,
+                l3, bim * 100.0 / bi);
+   }
+}
+
 static void cp_fini(Int exitcode)
 {
    CP_(sim_finish)();
    CP_(calls_fini)();
    CP_(dump)(NULL, False);
+   print_summary();
 }
 
 static void cp_start_client_code(ThreadId tid, ULong blocks_done)

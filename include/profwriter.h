@@ -183,6 +183,9 @@ typedef struct PW_CgHeader {
    const pw_u64 *summary;       /* n_events values */
    int          compress_strings; /* (id) name compression */
    int          compress_pos;     /* +N / -N / * positions */
+   int          continued;      /* a further part of the file written so
+                                   far (--combine-dumps): from "part:" on,
+                                   with name ids of its own */
 } PW_CgHeader;
 
 typedef struct PW_Cg PW_Cg;
@@ -208,17 +211,18 @@ void pw_cg_file(PW_Cg *w, const char *fi);
    off.  Costs are added to the totals. */
 void pw_cg_cost(PW_Cg *w, PW_CgPos pos, const pw_u64 *costs);
 /* A call arc from position FROM in the current function to the function
-   (COB, CFI, CFN) at position TO, with its inclusive cost.  COUNT must be
-   non-zero (readers misread calls=0). */
+   (COB, CFI, CFN) -- the callee's object, file and name, as it was given
+   to pw_cg_function -- at position TO, with its inclusive cost.  cob=
+   and cfi= are written when they differ from the object and file in
+   force.  COUNT must be non-zero (readers misread calls=0). */
 void pw_cg_call(PW_Cg *w, const char *cob, const char *cfi,
                 const char *cfn, pw_u64 count, PW_CgPos to, PW_CgPos from,
                 const pw_u64 *inclusive);
-/* A jump (CONDITIONAL: jcnd=FOLLOWED/EXECUTED, else jump=FOLLOWED) from
-   FROM to TO; JFI/JFN name the target file/function when they differ
-   from the current ones (NULL otherwise). */
+/* A jump inside the current function (CONDITIONAL: jcnd=FOLLOWED/EXECUTED,
+   else jump=FOLLOWED) from FROM to TO in the source file JFI (NULL: the
+   one in force; jfi= is written when it differs). */
 void pw_cg_jump(PW_Cg *w, int conditional, pw_u64 followed,
-                pw_u64 executed, const char *jfi, const char *jfn,
-                PW_CgPos to, PW_CgPos from);
+                pw_u64 executed, const char *jfi, PW_CgPos to, PW_CgPos from);
 /* Writes "totals:" (the sum of every pw_cg_cost), frees W; returns the
    sink's error. */
 int pw_cg_end(PW_Cg *w);

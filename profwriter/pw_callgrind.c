@@ -12,7 +12,14 @@
        last line (callgrind_annotate);
      - name compression "(id) name" then "(id)", each id defined once, in
        three id spaces: objects (ob= cob=), files (fl= fi= fe= cfi= jfi=)
-       and functions (fn= cfn= jfn=);
+       and functions (fn= cfn= jfn=).  A function id stands for one
+       function, (object, file, name), as Callgrind's fn_node: readers
+       bind an id to the object and file in force where it is defined
+       (KCachegrind keys functions by all three), so two functions of one
+       name in two objects (strlen in ld.so and in libc) get two ids;
+     - cob=/cfi= (jfi=) whenever the callee's (target's) object or file
+       differs from the one in force, fi=/fe= included: a call made from
+       inlined code of h.h to a function of m.c names m.c;
      - no calls=0 (callgrind_annotate takes the next line as self cost);
      - jcnd=FOLLOWED/EXECUTED with the slash (KCachegrind);
      - no trailing space anywhere (speedscope);
@@ -32,7 +39,8 @@
 /* ------------------------------------------------------------------ */
 
 typedef struct {
-   char     *str;        /* NULL: empty slot */
+   char     *str;        /* NULL: empty slot; the key (see fn_key) */
+   size_t    shown;      /* how much of it is the name written */
    unsigned  hash;
    unsigned  id;         /* 1, 2, ... */
    int       defined;    /* "(id) name" written */
@@ -105,6 +113,9 @@ static CgName *table_intern(CgTable *t, const char *name)
    if (e->str == NULL)
       return NULL;
    PW_MEMCPY(e->str, name, len);
+   for (e->shown = 0; name[e->shown] != '\0' && name[e->shown] != '\n';
+        e->shown++)
+      ;
    e->hash = h;
    e->id = ++t->n;
    e->defined = 0;
@@ -157,6 +168,38 @@ static CgName *cg_name(PW_Cg *w, CgTable *t, const char *name)
    return e;
 }
 
+/* The function (OB, FL, FN): its entry in the function table, keyed by
+   "FN\nFL\nOB" (names hold no line breaks: the format has no room for
+   them), of which FN is written. */
+static CgName *cg_fn(PW_Cg *w, const char *ob, const char *fl,
+                     const char *fn)
+{
+   size_t lo, lf, ln;
+   char small[512], *key;
+   CgName *e;
+
+   ob = ob != NULL ? ob : "???";
+   fl = fl != NULL ? fl : "???";
+   fn = fn != NULL ? fn : "???";
+   lo = PW_STRLEN(ob), lf = PW_STRLEN(fl), ln = PW_STRLEN(fn);
+   key = ln + lf + lo + 3 <= sizeof small ? small
+         : PW_MALLOC("pw.cg.fn_key.1", ln + lf + lo + 3);
+   if (key == NULL) {
+      if (w->s->error == 0)
+         w->s->error = PW_ENOMEM;
+      return NULL;
+   }
+   PW_MEMCPY(key, fn, ln);
+   key[ln] = '\n';
+   PW_MEMCPY(key + ln + 1, fl, lf);
+   key[ln + 1 + lf] = '\n';
+   PW_MEMCPY(key + ln + lf + 2, ob, lo + 1);
+   e = cg_name(w, &w->fns, key);
+   if (key != small)
+      PW_FREE(key);
+   return e;
+}
+
 /* "KEY=(id) name" the first time, "KEY=(id)" after, "KEY=name" without
    compression. */
 static void put_name(PW_Cg *w, const char *key, CgName *e)
@@ -170,11 +213,11 @@ static void put_name(PW_Cg *w, const char *key, CgName *e)
       pw_putc(s, ')');
       if (!e->defined) {
          pw_putc(s, ' ');
-         pw_put(s, e->str);
+         pw_putn(s, e->str, e->shown);
          e->defined = 1;
       }
    } else {
-      pw_put(s, e->str);
+      pw_putn(s, e->str, e->shown);
    }
    pw_putc(s, '\n');
 }
@@ -261,7 +304,10 @@ static void put_pos(PW_Cg *w, PW_CgPos p, int absolute)
    summary: ...
    (blank)
    (blank)
-   Callgrind 3.19's new_dumpfile, in its order.  callgrind_annotate wants
+   Callgrind 3.19's new_dumpfile, in its order; a continued part (a
+   further dump into the same file) starts at its blank line before
+   "part:", and its ids are defined anew (KCachegrind forgets them at
+   each "part:").  callgrind_annotate wants
    "events:" as the last header line before the body, KCachegrind wants
    it before any cost ("summary:" included).  When the header asks for
    no position column, "line" is used (Callgrind's default). */
@@ -292,13 +338,16 @@ PW_Cg *pw_cg_begin(PW_Sink *s, const PW_CgHeader *h)
    }
    PW_MEMSET(w->totals, 0, (h->n_events ? h->n_events : 1) * sizeof(pw_u64));
 
-   pw_put(s, "# callgrind format\nversion: 1\ncreator: ");
-   pw_put(s, h->creator != NULL ? h->creator : "");
-   pw_put(s, "\npid: ");
-   pw_printf(s, "%d", h->pid);
-   pw_put(s, "\ncmd: ");
-   pw_put(s, h->cmd != NULL ? h->cmd : "");
-   pw_put(s, "\n\npart: ");
+   if (!h->continued) {
+      pw_put(s, "# callgrind format\nversion: 1\ncreator: ");
+      pw_put(s, h->creator != NULL ? h->creator : "");
+      pw_put(s, "\npid: ");
+      pw_printf(s, "%d", h->pid);
+      pw_put(s, "\ncmd: ");
+      pw_put(s, h->cmd != NULL ? h->cmd : "");
+      pw_putc(s, '\n');
+   }
+   pw_put(s, "\npart: ");
    pw_printf(s, "%d", h->part);
    pw_put(s, "\n\n");
    for (i = 0; i < h->n_desc; i++) {
@@ -364,7 +413,7 @@ void pw_cg_function(PW_Cg *w, const char *ob, const char *fl,
 {
    CgName *o = cg_name(w, &w->obs, ob);
    CgName *f = cg_name(w, &w->files, fl);
-   CgName *n = cg_name(w, &w->fns, fn);
+   CgName *n = cg_fn(w, ob, fl, fn);
    int changed = 0;
 
    if (o == NULL || f == NULL || n == NULL)
@@ -426,8 +475,9 @@ void pw_cg_cost(PW_Cg *w, PW_CgPos pos, const pw_u64 *costs)
       w->totals[i] += costs[i];
 }
 
-/* [cob=OBJECT]          when the callee is in another object
-   [cfi=FILE]            when its file is not the current one
+/* [cob=OBJECT]          when the callee's object is not the current one
+   [cfi=FILE]            when the callee's file is not the one in force
+                         (fi=/fe= included)
    cfn=FUNCTION
    calls=COUNT TARGET    TARGET always absolute
    SOURCE INCLUSIVE      SOURCE absolute; the inclusive costs of the call
@@ -438,28 +488,23 @@ void pw_cg_call(PW_Cg *w, const char *cob, const char *cfi,
                 const pw_u64 *inclusive)
 {
    PW_Sink *s = w->s;
-   CgName *o = NULL, *f = NULL, *n;
+   CgName *o, *f, *n;
 
    if (count == 0 || s->error != 0)
       return;
-   if (cob != NULL && (o = cg_name(w, &w->obs, cob)) == NULL)
-      return;
-   if (cfi != NULL && (f = cg_name(w, &w->files, cfi)) == NULL)
-      return;
-   if ((n = cg_name(w, &w->fns, cfn)) == NULL)
+   if ((o = cg_name(w, &w->obs, cob)) == NULL ||
+       (f = cg_name(w, &w->files, cfi)) == NULL ||
+       (n = cg_fn(w, cob, cfi, cfn)) == NULL)
       return;
 
    /* gprof2dot keeps a cob= until the next cost line: a call back into
       the current object right after a call into another one names it
       again. */
-   if (o == NULL)
-      o = table_by_id(&w->obs, w->cur_ob);
-   if (o != NULL && (o->id != w->cur_ob
-                     || (w->call_ob != 0 && w->call_ob != o->id))) {
+   if (o->id != w->cur_ob || (w->call_ob != 0 && w->call_ob != o->id)) {
       put_name(w, "cob", o);
       w->call_ob = o->id;
    }
-   if (f != NULL && f->id != w->cur_fi)
+   if (f->id != w->cur_fi)
       put_name(w, "cfi", f);
    put_name(w, "cfn", n);
    pw_put(s, "calls=");
@@ -474,28 +519,26 @@ void pw_cg_call(PW_Cg *w, const char *cob, const char *cfi,
    w->last.line = 0;
 }
 
-/* [jfi=FILE]                       when given
-   [jfn=FUNCTION]                   when given
+/* [jfi=FILE]                       when the target's file is not the one
+                                    in force (fi=/fe= included)
    jcnd=FOLLOWED/EXECUTED TARGET    or jump=FOLLOWED TARGET, absolute
-   SOURCE                           absolute, nothing after it */
+   SOURCE                           absolute, nothing after it
+   The target is in the current function: Callgrind writes jfn= only for
+   a jump between two contexts, which its own call tracking never makes
+   of a jump (a jump that leaves frames is a return). */
 void pw_cg_jump(PW_Cg *w, int conditional, pw_u64 followed,
-                pw_u64 executed, const char *jfi, const char *jfn,
-                PW_CgPos to, PW_CgPos from)
+                pw_u64 executed, const char *jfi, PW_CgPos to, PW_CgPos from)
 {
    PW_Sink *s = w->s;
-   CgName *f = NULL, *n = NULL;
+   CgName *f = NULL;
 
    if (s->error != 0)
       return;
    if (jfi != NULL && (f = cg_name(w, &w->files, jfi)) == NULL)
       return;
-   if (jfn != NULL && (n = cg_name(w, &w->fns, jfn)) == NULL)
-      return;
 
-   if (f != NULL)
+   if (f != NULL && f->id != w->cur_fi)
       put_name(w, "jfi", f);
-   if (n != NULL)
-      put_name(w, "jfn", n);
    if (conditional) {
       pw_put(s, "jcnd=");
       pw_put_u64(s, followed);

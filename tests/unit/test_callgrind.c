@@ -68,7 +68,7 @@ static void test_compressed(void)
               P(0x1210, 13), inc1);               /* writes nothing */
    pw_cg_call(w, "/bin/prog", "prog.c", "main", 1, P(0x1000, 10),
               P(0x1212, 13), inc2);               /* recursion: same ob/fl */
-   pw_cg_jump(w, 1, 3, 5, NULL, NULL, P(0x1300, 20), P(0x1214, 14));
+   pw_cg_jump(w, 1, 3, 5, NULL, P(0x1300, 20), P(0x1214, 14));
    pw_cg_cost(w, P(0x1218, 14), c5);              /* absolute after jump */
    pw_cg_file(w, "inl.h");
    pw_cg_cost(w, P(0x1220, 100), c6);
@@ -81,8 +81,7 @@ static void test_compressed(void)
    pw_cg_cost(w, P(0x5000, 50), inc1);
    pw_cg_call(w, "/bin/prog", "prog.c", "main", 1, P(0x1000, 10),
               P(0x5004, 51), inc2);
-   pw_cg_jump(w, 0, 7, 0, "other.c", "helper2", P(0x5100, 60),
-              P(0x5008, 52));
+   pw_cg_jump(w, 0, 7, 0, "other.c", P(0x5100, 60), P(0x5008, 52));
    CHECK_LONG(pw_cg_totals(w)[0], 5 + 3 + 1 + 2 + 1 + 1 + 7 + 1 + 40);
    CHECK_LONG(pw_cg_end(w), 0);
    out = mem_str(&m, &s);
@@ -140,7 +139,6 @@ static void test_compressed(void)
              "calls=1 0x1000 10\n"
              "0x5004 51 9 0 0\n"
              "jfi=(4) other.c\n"
-             "jfn=(4) helper2\n"
              "jump=7 0x5100 60\n"
              "0x5008 52\n"
              "\n"
@@ -186,7 +184,7 @@ static void test_plain(void)
    pw_cg_call(w, "a.out", "m.c", "f", 3, P(0, 20), P(0, 5), c2);
    pw_cg_function(w, "a.out", "m.c", "f");
    pw_cg_cost(w, P(0, 20), c2);
-   pw_cg_jump(w, 1, 0, 2, NULL, NULL, P(0, 22), P(0, 21));
+   pw_cg_jump(w, 1, 0, 2, "m.c", P(0, 22), P(0, 21));
    CHECK_LONG(pw_cg_end(w), 0);
    out = mem_str(&m, &s);
    CHECK_STR(out,
@@ -266,7 +264,7 @@ static void test_instr_only(void)
    pw_cg_function(w, "o", "f", "g");
    pw_cg_cost(w, P(0x100, 0), c);
    pw_cg_cost(w, P(0x102, 0), c);
-   pw_cg_jump(w, 0, 1, 0, NULL, NULL, P(0x104, 0), P(0x103, 0));
+   pw_cg_jump(w, 0, 1, 0, NULL, P(0x104, 0), P(0x103, 0));
    pw_cg_cost(w, P(0x104, 0), c);
    pw_cg_cost(w, P(0x100, 0), c);
    CHECK_LONG(pw_cg_end(w), 0);
@@ -275,6 +273,54 @@ static void test_instr_only(void)
              "\npart: 2\n\n\npositions: instr\nevents: Ir\nsummary: 1\n\n\n"
              "ob=(1) o\nfl=(1) f\nfn=(1) g\n"
              "0x100 1\n+2 1\njump=1 0x104\n0x103\n0x104 1\n-4 1\n"
+             "\ntotals: 4\n");
+   mem_free(&m);
+}
+
+static void test_ids_per_function(void)
+{
+   /* One name in two objects, or two files, is two functions with two
+      ids; a call or jump made from inlined code (fi=) names the callee's
+      or target's file when it is not the one in force. */
+   static const pw_u64 c[] = { 1 };
+   PW_CgHeader h;
+   PW_Sink s;
+   MemOut m;
+   char buf[256];
+   PW_Cg *w;
+
+   ir_header(&h, 1, 0, 1, 0);
+   mem_init(&m, &s, buf, sizeof buf);
+   w = pw_cg_begin(&s, &h);
+   CHECK(w != NULL);
+   if (w == NULL)
+      return;
+   pw_cg_function(w, "ld.so", "s.c", "strlen");
+   pw_cg_cost(w, P(0, 1), c);
+   pw_cg_function(w, "libc", "s.c", "strlen");
+   pw_cg_cost(w, P(0, 1), c);
+   pw_cg_function(w, "libc", "t.c", "strlen");
+   pw_cg_cost(w, P(0, 1), c);
+   pw_cg_function(w, "prog", "m.c", "main");
+   pw_cg_file(w, "h.h");
+   pw_cg_cost(w, P(0, 3), c);
+   pw_cg_call(w, "prog", "m.c", "leaf", 2, P(0, 9), P(0, 3), c);
+   pw_cg_call(w, "libc", "s.c", "strlen", 1, P(0, 1), P(0, 3), c);
+   pw_cg_jump(w, 1, 1, 2, "m.c", P(0, 5), P(0, 3));
+   pw_cg_jump(w, 1, 1, 2, "h.h", P(0, 4), P(0, 3));
+   CHECK_LONG(pw_cg_end(w), 0);
+   CHECK_STR(mem_str(&m, &s),
+             "# callgrind format\nversion: 1\ncreator: c\npid: 0\ncmd: x\n"
+             "\npart: 1\n\n\npositions: line\nevents: Ir\nsummary: 1\n\n\n"
+             "ob=(1) ld.so\nfl=(1) s.c\nfn=(1) strlen\n1 1\n"
+             "\nob=(2) libc\nfn=(2) strlen\n1 1\n"
+             "\nfl=(2) t.c\nfn=(3) strlen\n1 1\n"
+             "\nob=(3) prog\nfl=(3) m.c\nfn=(4) main\n"
+             "fi=(4) h.h\n3 1\n"
+             "cfi=(3)\ncfn=(5) leaf\ncalls=2 9\n3 1\n"
+             "cob=(2)\ncfi=(1)\ncfn=(2)\ncalls=1 1\n3 1\n"
+             "jfi=(3)\njcnd=1/2 5\n3\n"
+             "jcnd=1/2 4\n3\n"
              "\ntotals: 4\n");
    mem_free(&m);
 }
@@ -301,10 +347,10 @@ static void test_cob_again(void)
    pw_cg_function(w, "prog", "p.c", "main");
    pw_cg_cost(w, P(0, 3), c);
    pw_cg_call(w, "libc", "io.c", "printf", 1, P(0, 9), P(0, 4), c);
-   pw_cg_call(w, NULL, "p.c", "work", 2, P(0, 20), P(0, 5), c);
-   pw_cg_call(w, NULL, "p.c", "work", 1, P(0, 20), P(0, 6), c);
+   pw_cg_call(w, "prog", "p.c", "work", 2, P(0, 20), P(0, 5), c);
+   pw_cg_call(w, "prog", "p.c", "work", 1, P(0, 20), P(0, 6), c);
    pw_cg_cost(w, P(0, 7), c);
-   pw_cg_call(w, NULL, "p.c", "work", 1, P(0, 20), P(0, 8), c);
+   pw_cg_call(w, "prog", "p.c", "work", 1, P(0, 20), P(0, 8), c);
    CHECK_LONG(pw_cg_end(w), 0);
    CHECK_STR(mem_str(&m, &s),
              "# callgrind format\nversion: 1\ncreator: c\npid: 0\ncmd: x\n"
@@ -325,6 +371,7 @@ void test_callgrind(void)
    test_plain();
    test_instr_only();
    test_cob_again();
+   test_ids_per_function();
 }
 
 void test_folded(void)
