@@ -337,7 +337,8 @@ static inline void CP_(set_ctx)(CP_Fn *c)
 extern Bool CP_(instrumenting);
 
 /* The block and counters of the last block that ended in a system call
-   (set by the instrumentation; read in the syscall wrapper). */
+   or a client request (set by the instrumentation; read in the syscall
+   wrapper and by the requests, CP_(hold_block)). */
 extern CP_Block *CP_(sys_block);
 extern ULong    *CP_(sys_count);
 
@@ -407,6 +408,12 @@ void CP_(post_syscall)(ThreadId tid, UInt sysno);
    and close the calls still open, as Callgrind does when it dumps. */
 void CP_(calls_fini)(void);
 
+/* Callgrind counts a block's instructions when the next block starts,
+   so the block that made a client request is not counted yet when the
+   request dumps or zeroes.  HOLD True takes that block back out of its
+   counters (and the thread's clock), False puts it back.  (Not with
+   --cache-sim, whose helpers count at once, in Callgrind too.) */
+void CP_(hold_block)(Bool hold);
 /* Collection of the running thread: on, off, toggled. */
 Bool CP_(collecting)(void);
 void CP_(set_collect)(Bool on);

@@ -19,7 +19,8 @@
       per exit that may change function (a call, a return, an indirect
       jump, a jump Callgrind takes as a call):
                            CP_(transition)(exit, target, SP, clock)
-      per system call:     CP_(sys_block) = b ; CP_(sys_count) = base
+      per system call or client request:
+                           CP_(sys_block) = b ; CP_(sys_count) = base
 
    In the first line each block remembers the last context it ran in
    with shared counters (its own function, a recursion level fn'2, a
@@ -864,7 +865,8 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    if (wants_transition(b, in->jumpkind, in->next, &kind))
       add_transition(out, layout, b, kind, instr, next_instr, in->next, NULL,
                      now);
-   if (in->jumpkind == Ijk_Sys_syscall && base != IRTemp_INVALID) {
+   if ((in->jumpkind == Ijk_Sys_syscall || in->jumpkind == Ijk_ClientReq)
+       && base != IRTemp_INVALID) {
       addStmtToIRSB(out, IRStmt_Store(Iend_LE,
                        mkIRExpr_HWord((HWord)&CP_(sys_block)),
                        mkIRExpr_HWord((HWord)b)));

@@ -93,6 +93,7 @@ typedef struct {
    CP_Fn  *saved_ctx;
    Site    nonskipped;
    UInt    fn_sp;      /* height of the function stack at the call */
+   Bool    deeper;     /* the callee's open calls were raised */
 } Frame;
 
 /* What a signal handler's delivery saved of the interrupted state. */
@@ -473,6 +474,7 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
    f->nonskipped = t->nonskipped;
    f->fn_sp = t->fn_sp;
    f->path = NULL;
+   f->deeper = False;
    if (skip) {
       f->arc = NULL;
       if (!t->nonskipped.ctx)
@@ -480,23 +482,25 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
    } else {
       UInt *a = active_of(t, to);
       CP_Fn *ctx = to;
-      ++*a;
+      /* --skip-direct-rec: a function calling itself directly stays at
+         its recursion level, and its open calls are not raised (as
+         Callgrind's push_call_stack counts them). */
+      f->deeper = !(CP_(clo_skip_direct_rec) && src.ctx != NULL &&
+                    src.ctx->func == to);
+      if (f->deeper)
+         ++*a;
       if (CP_(separate_callers_on)) {
          fn_push(t, to);
          ctx = top_ctx(t);
       }
       if (to->max_rec > 1) {
-         /* --skip-direct-rec: a call of the caller's own function stays
-            at the caller's level (its open calls still count). */
-         UInt level = *a;
-         if (CP_(clo_skip_direct_rec) && level > 1 && src.ctx != NULL &&
-             src.ctx->func == to)
-            level--;
+         UInt level = *a > 0 ? *a : 1;
          ctx = CP_(fn_level)(ctx, level < to->max_rec ? level : to->max_rec);
       }
       f->arc = arc_get(src.ctx, src.instr, ctx, target);
-      if (t->collect)
-         f->arc->count++;
+      /* As Callgrind, a call counts while collection is off too: an arc
+         is written only where it cost something, with all its calls. */
+      f->arc->count++;
       if (t->path) {
          if (t->path == t->root && t->root->fn == NULL)
             t->root->fn = src.ctx && src.ctx->func ? src.ctx->func
@@ -506,12 +510,8 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
       CP_(set_ctx)(ctx);
       t->nonskipped.ctx = NULL;
       if (to->active++ == 0 &&
-          (to->dump_before || to->zero_before || to->toggle)) {
-         Bool was = t->collect;
+          (to->dump_before || to->zero_before || to->toggle))
          entered(to);
-         if (!was && t->collect)
-            f->arc->count++;  /* counted where it costs */
-      }
    }
 }
 
@@ -544,7 +544,8 @@ static void pop(Thread *t)
       if (f->path)
          t->path = f->path->parent;
       t->fn_sp = f->fn_sp;
-      --*active_of(t, fn);
+      if (f->deeper)
+         --*active_of(t, fn);
       CP_(set_ctx)(ctx_at_level(t, f->saved_ctx));
       if (--fn->active == 0 && (fn->dump_after || fn->toggle))
          left(fn);
@@ -701,6 +702,27 @@ static void uncount_sys(Thread *t)
    t->sys_block = NULL;
 }
 
+void CP_(hold_block)(Bool hold)
+{
+   Thread *t = current();
+   CP_Block *b = CP_(sys_block);
+   UInt r, n = 0;
+
+   if (b == NULL || CP_(clo_cache_sim))
+      return;
+   for (r = 0; r < b->n_runs; r++) {
+      if (hold)
+         CP_(sys_count)[r]--;
+      else
+         CP_(sys_count)[r]++;
+      n += b->run_len[r];
+   }
+   if (hold)
+      t->skew += n;
+   else
+      t->skew -= n;
+}
+
 /* --collect-systime: Callgrind's clocks (monotonic time, and the
    thread's CPU time with nsec). */
 static ULong ts_diff(const struct vki_timespec *a, const struct vki_timespec *b)
@@ -813,7 +835,8 @@ static void leave_signal(Thread *t)
       t->nonskipped = f->nonskipped;
       if (f->arc) {
          charge(t, f);
-         --*active_of(t, f->arc->callee->func);
+         if (f->deeper)
+            --*active_of(t, f->arc->callee->func);
       }
    }
    if (t->path) {

@@ -835,17 +835,23 @@ Bool CP_(client_request)(ThreadId tid, UWord *args, UWord *ret)
       return False;
    switch (args[0]) {
    case CALLPROF_USERREQ_DUMP_STATS:
+      CP_(hold_block)(True);
       CP_(dump)("Client Request", True);
+      CP_(hold_block)(False);
       break;
    case CALLPROF_USERREQ_DUMP_STATS_AT: {
       const HChar *arg = (const HChar *)args[1];
       HChar buf[30 + (arg ? VG_(strlen)(arg) : 0)];
       VG_(sprintf)(buf, "Client Request: %s", arg ? arg : "(null)");
+      CP_(hold_block)(True);
       CP_(dump)(buf, True);
+      CP_(hold_block)(False);
       break;
    }
    case CALLPROF_USERREQ_ZERO_STATS:
+      CP_(hold_block)(True);
       CP_(zero)();
+      CP_(hold_block)(False);
       break;
    case CALLPROF_USERREQ_TOGGLE_COLLECT:
       CP_(set_collect)(!CP_(collecting)());
