@@ -9,26 +9,36 @@
 set -e
 cd "$(dirname "$0")"
 
-# command -> Debian package
-need_pkgs=
+# command -> Debian package: the build tools, then what some tests use
+# when it is there: Debian's rustc for the Rust test programs (configure
+# prefers it; without one their cases skip), and the programs of
+# `make check-real`.  Root gets both installed; others get the apt-get
+# line, and only missing build tools stop the setup.
+need_pkgs= want_pkgs=
 for pair in autoconf:autoconf automake:automake pkg-config:pkg-config \
             make:make gcc:gcc g++:g++ valgrind:valgrind xml2-config:libxml2-dev; do
    cmd=${pair%%:*} pkg=${pair#*:}
    command -v "$cmd" > /dev/null 2>&1 || need_pkgs="$need_pkgs $pkg"
 done
-if [ -n "$need_pkgs" ]; then
-   if [ "$(id -u)" = 0 ]; then
-      echo "setup: installing$need_pkgs"
-      export DEBIAN_FRONTEND=noninteractive
-      apt-get install -y -q --no-install-recommends $need_pkgs > /tmp/setup-apt.log 2>&1 ||
-      { apt-get update -q > /dev/null 2>&1 &&
-        apt-get install -y -q --no-install-recommends $need_pkgs > /tmp/setup-apt.log 2>&1; } ||
-      { echo "setup: apt-get failed, see /tmp/setup-apt.log"; exit 1; }
-   else
-      echo "setup: missing build tools; install them with:"
-      echo "    sudo apt-get install$need_pkgs"
-      exit 1
-   fi
+for pair in /usr/bin/rustc:rustc perl:perl sqlite3:sqlite3 python3:python3 \
+            xz:xz-utils; do
+   cmd=${pair%%:*} pkg=${pair#*:}
+   command -v "$cmd" > /dev/null 2>&1 || want_pkgs="$want_pkgs $pkg"
+done
+if [ -n "$need_pkgs$want_pkgs" ] && [ "$(id -u)" = 0 ]; then
+   echo "setup: installing$need_pkgs$want_pkgs"
+   export DEBIAN_FRONTEND=noninteractive
+   apt-get install -y -q --no-install-recommends $need_pkgs $want_pkgs > /tmp/setup-apt.log 2>&1 ||
+   { apt-get update -q > /dev/null 2>&1 &&
+     apt-get install -y -q --no-install-recommends $need_pkgs $want_pkgs > /tmp/setup-apt.log 2>&1; } ||
+   { echo "setup: apt-get failed, see /tmp/setup-apt.log"; exit 1; }
+elif [ -n "$need_pkgs" ]; then
+   echo "setup: missing build tools; install them with:"
+   echo "    sudo apt-get install$need_pkgs$want_pkgs"
+   exit 1
+elif [ -n "$want_pkgs" ]; then
+   echo "setup: some tests will skip (make check) or fail (make check-real) without:"
+   echo "    sudo apt-get install$want_pkgs"
 fi
 
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ]; then
