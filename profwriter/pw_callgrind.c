@@ -520,7 +520,8 @@ void pw_cg_call(PW_Cg *w, const char *cob, const char *cfi,
 }
 
 /* [jfi=FILE]                       when the target's file is not the one
-                                    in force (fi=/fe= included)
+                                    in force (fi=/fe= included); a name
+                                    not defined yet is written whole
    jcnd=FOLLOWED/EXECUTED TARGET    or jump=FOLLOWED TARGET, absolute
    SOURCE                           absolute, nothing after it
    The target is in the current function: Callgrind writes jfn= only for
@@ -537,8 +538,17 @@ void pw_cg_jump(PW_Cg *w, int conditional, pw_u64 followed,
    if (jfi != NULL && (f = cg_name(w, &w->files, jfi)) == NULL)
       return;
 
-   if (f != NULL && f->id != w->cur_fi)
-      put_name(w, "jfi", f);
+   if (f != NULL && f->id != w->cur_fi) {
+      /* speedscope skips jfi= lines, so an id first defined here would
+         be unknown to it where it is used next: a name not yet defined
+         is written whole (every reader takes a plain name anywhere). */
+      if (w->compress_strings && !f->defined) {
+         pw_put(s, "jfi=");
+         pw_putn(s, f->str, f->shown);
+         pw_putc(s, '\n');
+      } else
+         put_name(w, "jfi", f);
+   }
    if (conditional) {
       pw_put(s, "jcnd=");
       pw_put_u64(s, followed);

@@ -138,7 +138,7 @@ static void test_compressed(void)
              "cfn=(1)\n"
              "calls=1 0x1000 10\n"
              "0x5004 51 9 0 0\n"
-             "jfi=(4) other.c\n"
+             "jfi=other.c\n"
              "jump=7 0x5100 60\n"
              "0x5008 52\n"
              "\n"
