@@ -685,8 +685,31 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
 /*------------------------------------------------------------*/
 
 /* Take back the thread's last block, in a system call that does not
-   come back (see the top of the file). */
-static void uncount_sys(Thread *t)
+   come back (see the top of the file).
+
+   With --cache-sim, Callgrind's simulation helpers count a block's
+   instructions as it runs, into the block's costs and the thread's, so
+   the inclusive costs of the thread's open calls have its last block;
+   but Callgrind writes a block (in a context) only if it was counted at
+   least once the usual way.  So at exit (at_exit), a block that some
+   threads ended in keeps its count, all its runs, when it also ran
+   elsewhere in that context, and is dropped when it never did. */
+static UInt exits_in(ULong *counter)
+{
+   UInt n = 0, r;
+   ThreadId tid;
+   for (tid = 1; tid < VG_N_THREADS; tid++) {
+      Thread *t = &threads[tid];
+      if (!t->exists || t->sys_block == NULL)
+         continue;
+      for (r = 0; r < t->sys_block->n_runs; r++)
+         if (&t->sys_count[r] == counter)
+            n++;
+   }
+   return n;
+}
+
+static void uncount_sys(Thread *t, Bool at_exit)
 {
    CP_Block *b = t->sys_block;
    UInt r, n = 0;
@@ -694,13 +717,13 @@ static void uncount_sys(Thread *t)
    if (b == NULL)
       return;
    for (r = 0; r < b->n_runs; r++) {
+      if (CP_(clo_cache_sim) && at_exit &&
+          t->sys_count[r] > exits_in(&t->sys_count[r]))
+         continue;
       if (t->sys_count[r] > 0)
          t->sys_count[r]--;
       n += b->run_len[r];
    }
-   /* With --cache-sim, Callgrind's helpers count the block at once: its
-      block never shows (it has no execution counted), but the thread's
-      cost, and so the inclusive costs of its open calls, have it. */
    if (!CP_(clo_cache_sim))
       t->skew += n;
    t->sys_block = NULL;
@@ -833,7 +856,7 @@ static void leave_signal(Thread *t)
 {
    SigSave *s = &t->sig[t->n_sig - 1];
 
-   uncount_sys(t);
+   uncount_sys(t, False);
    while (t->sp > t->bottom) {
       Frame *f = &t->stack[--t->sp];
       t->nonskipped = f->nonskipped;
@@ -972,7 +995,7 @@ void CP_(calls_fini)(void)
       /* Work on the stopped thread as if it ran, so thread_ir() and
          CP_(cur_ctx) are its own. */
       CP_(thread_start)(tid);
-      uncount_sys(t);
+      uncount_sys(t, True);
       while (t->n_sig > 0)
          leave_signal(t);
       while (t->sp > 0)
