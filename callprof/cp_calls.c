@@ -108,6 +108,7 @@ typedef struct {
    CP_Path  *path;
    ULong     path_enter;
    UInt      fn_sp;
+   ULong     ev[CP_MAX_EV];  /* the thread's events other than Ir */
 } SigSave;
 
 #define MAX_SIG_DEPTH 64
@@ -837,6 +838,7 @@ void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
    s->sys_no = t->sys_no;
    s->path = t->path;
    s->fn_sp = t->fn_sp;
+   VG_(memcpy)(s->ev, t->ev, sizeof s->ev);
    if (CP_(separate_callers_on))
       fn_push(t, NULL);
 
@@ -878,6 +880,9 @@ static void leave_signal(Thread *t)
    t->nonskipped = s->nonskipped;
    t->bottom = s->bottom;
    t->skew = s->skew + (CP_(ir) - s->ir_at);
+   /* A handler's costs are its own, as its instructions are (the skew):
+      the calls it interrupted do not include them, as in Callgrind. */
+   VG_(memcpy)(t->ev, s->ev, sizeof s->ev);
    t->sys_block = s->sys_block;
    t->sys_count = s->sys_count;
    t->sys_no = s->sys_no;
