@@ -153,9 +153,6 @@ static inline Bool HS_(snap_due)(void)
 /* Called just before the total goes down: if the total now is a new
    peak (beyond --peak-inaccuracy), take a detailed peak snapshot. */
 void HS_(snap_peak_check)(void);
-/* At exit: the peak (if the last rise was one) and a final detailed
-   snapshot. */
-void HS_(snap_at_exit)(void);
 /* Write the snapshots taken so far (ALL) or one taken now (detailed or
    not) to the file named by template TMPL; False if it failed (the
    reason was printed). */

@@ -616,10 +616,19 @@ static void hs_post_clo_init(void)
 
 static void hs_fini(Int exitcode)
 {
-   HS_(snap_at_exit)();
+   /* The file ends with the last snapshot taken, as Massif's; the clock
+      at exit is for -v (tests/same-clock compares it across runs). */
+   if (VG_(clo_verbosity) > 1)
+      VG_(umsg)("heapsnap: time at exit: %llu\n", HS_(now)());
    if (HS_(snap_write)(HS_(clo_out_file), HS_WriteAll) && HS_(clo_stacks))
       HS_(stacks_write_peaks)(HS_(clo_out_file));
 }
+
+/* The core's --read-inline-info, not in a public header: its default is
+   yes for Massif (and memcheck, helgrind, drd, dhat) and no for any other
+   tool, so we ask for Massif's.  The core reads the options after this,
+   so a user's --read-inline-info=no still wins. */
+extern Bool VG_(clo_read_inline_info);
 
 static void hs_pre_clo_init(void)
 {
@@ -640,6 +649,8 @@ static void hs_pre_clo_init(void)
       per 8 turns of a tight loop.  --vex-iropt-unroll-thresh still
       overrides it.  docs/benchmarks.md has the figures. */
    VG_(clo_vex_control).iropt_unroll_thresh = 400;
+   /* Inlined frames in the trees, as Massif shows them. */
+   VG_(clo_read_inline_info) = True;
 
    VG_(basic_tool_funcs)(hs_post_clo_init, hs_instrument, hs_fini);
    VG_(needs_libc_freeres)();

@@ -21,11 +21,10 @@
      stay evenly spread; the smallest gap left becomes the new
      min_interval.
 
-   Beyond Massif: the peak is exact also when the largest total is never
-   followed by a decrease (a program that never frees, or one whose heap
-   rises last before exit): at exit the peak check runs once more.  And a
-   detailed snapshot is always taken at exit, so the file ends with the
-   final state of the heap. */
+   Nothing more is taken at exit, as in Massif: a peak that no decrease
+   followed (a program that never frees) is not in the file, and the
+   last snapshot is the last one taken while the program ran.  The
+   series is then Massif's, snapshot for snapshot. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -178,16 +177,6 @@ void HS_(snap_init)(void)
                        sizeof(Snapshot));
    /* The start, at time 0; detailed only with --detailed-freq=1. */
    take(SnapNormal, HS_(now)(), since_detailed == HS_(clo_detailed_freq) - 1);
-}
-
-void HS_(snap_at_exit)(void)
-{
-   SizeT total = total_now(), excess;
-   excess = (SizeT)(peak_total * HS_(clo_peak_inaccuracy) / 100);
-   if (total > peak_total + excess)
-      take(SnapPeak, HS_(now)(), True);
-   else
-      take(SnapNormal, HS_(now)(), True);
 }
 
 /*------------------------------------------------------------*/

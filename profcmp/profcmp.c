@@ -41,8 +41,14 @@
                       with their subtrees
      -t PCT           costs and bytes equal within PCT percent of the
                       larger (default 0: exactly)
-     --time-tolerance PCT
-                      snapshot times equal within PCT percent (default 0)
+     --time-tolerance N | PCT%
+                      snapshot times equal within N (in the file's time
+                      unit) or PCT percent of the larger (default 0);
+                      for two tools whose malloc paths differ by a few
+                      instructions at start-up
+     --peak-only      Massif files: only the peak snapshots (sizes and
+                      tree; not the time), for time units that are not
+                      deterministic (--time-unit=ms) and threaded programs
      --no-lines       leave out the per-line costs
      --no-instr       compare positions by line only
      --max N          list at most N differences of each kind (default 40)
@@ -60,7 +66,8 @@
 static regex_t excludes[32];
 static int     n_excludes;
 static double  tolerance, time_tolerance;
-static int     no_lines, no_instr, quiet;
+static int     time_tolerance_pct;
+static int     no_lines, no_instr, quiet, peak_only;
 static long    max_listed = 40;
 
 /*------------------------------------------------------------------*/
@@ -443,6 +450,33 @@ static void compare_tree(long num, const PR_MsSnapshot *a,
    free(kb);
 }
 
+static const PR_MsSnapshot *peak_of(const PR_Massif *m)
+{
+   size_t i;
+   for (i = 0; i < m->n_snaps; i++)
+      if (m->snaps[i].kind == PR_TREE_PEAK)
+         return &m->snaps[i];
+   return NULL;
+}
+
+static void compare_peaks(PR_Massif *a, PR_Massif *b)
+{
+   const PR_MsSnapshot *x = peak_of(a), *y = peak_of(b);
+   if (x == NULL || y == NULL) {
+      differ(K_SNAPSHOTS, "peak snapshot: A %s, B %s", x ? "has one" : "none",
+             y ? "has one" : "none");
+      return;
+   }
+#define FIELD(f) \
+   if (!near(x->f, y->f, tolerance)) \
+      differ(K_SNAPSHOTS, "peak: " #f " A=%llu B=%llu", x->f, y->f);
+   FIELD(heap)
+   FIELD(extra)
+   FIELD(stacks)
+#undef FIELD
+   compare_tree(x->num, x, y);
+}
+
 static void compare_ms(PR_Massif *a, PR_Massif *b)
 {
    size_t i, n = a->n_snaps < b->n_snaps ? a->n_snaps : b->n_snaps;
@@ -463,7 +497,11 @@ static void compare_ms(PR_Massif *a, PR_Massif *b)
          used += (size_t)snprintf(what + used, sizeof what - used, \
                                   "%s" #f " A=%llu B=%llu", \
                                   used ? ", " : "", x->f, y->f);
-      FIELD(time, time_tolerance)
+      if (time_tolerance_pct ? !near(x->time, y->time, time_tolerance) :
+          (double)(x->time > y->time ? x->time - y->time
+                                     : y->time - x->time) > time_tolerance)
+         used += (size_t)snprintf(what + used, sizeof what - used,
+                                  "time A=%llu B=%llu", x->time, y->time);
       FIELD(heap, tolerance)
       FIELD(extra, tolerance)
       FIELD(stacks, tolerance)
@@ -483,8 +521,8 @@ static void compare_ms(PR_Massif *a, PR_Massif *b)
 
 static void usage(FILE *to)
 {
-   fputs("usage: profcmp [-x REGEX]... [-t PCT] [--time-tolerance PCT] "
-         "[--no-lines] [--no-instr] [--max N] [-q] A B\n"
+   fputs("usage: profcmp [-x REGEX]... [-t PCT] [--time-tolerance N|PCT%] "
+         "[--peak-only] [--no-lines] [--no-instr] [--max N] [-q] A B\n"
          "Compares two Callgrind-format or two Massif-format profiles as "
          "their readers show them.\n"
          "Exit status: 0 the same, 1 different, 2 a bad file or option.\n"
@@ -494,8 +532,8 @@ static void usage(FILE *to)
 static void bad_option(const char *what, const char *value)
 {
    fprintf(stderr, "profcmp: %s '%s'\n", what, value ? value : "");
-   fputs("usage: profcmp [-x REGEX]... [-t PCT] [--time-tolerance PCT] "
-         "[--no-lines] [--no-instr] [--max N] [-q] A B\n", stderr);
+   fputs("usage: profcmp [-x REGEX]... [-t PCT] [--time-tolerance N|PCT%] "
+         "[--peak-only] [--no-lines] [--no-instr] [--max N] [-q] A B\n", stderr);
    exit(2);
 }
 
@@ -506,8 +544,12 @@ static double percent(const char *opt, const char *v)
    if (v == NULL)
       bad_option("missing value of", opt);
    d = strtod(v, &end);
-   if (*end != '\0' || end == v || d < 0)
-      bad_option("bad percentage for option", v);
+   if (*end != '\0' || end == v || d < 0) {
+      fprintf(stderr, "profcmp: bad value '%s' for %s (a number such as "
+              "0.01%s)\n", v, opt,
+              strcmp(opt, "--time-tolerance") == 0 ? ", or 0.01%" : "");
+      exit(2);
+   }
    return d;
 }
 
@@ -542,7 +584,15 @@ int main(int argc, char **argv)
       } else if (strcmp(a, "-t") == 0) {
          tolerance = percent(a, ++i < argc ? argv[i] : NULL);
       } else if (strcmp(a, "--time-tolerance") == 0) {
-         time_tolerance = percent(a, ++i < argc ? argv[i] : NULL);
+         char v[64];
+         size_t n;
+         if (++i >= argc)
+            bad_option("missing value of", a);
+         n = strlen(argv[i]);
+         time_tolerance_pct = n > 0 && argv[i][n - 1] == '%';
+         snprintf(v, sizeof v, "%.*s", (int)(n - (size_t)time_tolerance_pct),
+                  argv[i]);
+         time_tolerance = percent(a, v);
       } else if (strcmp(a, "--max") == 0) {
          char *end;
          if (++i >= argc)
@@ -550,6 +600,8 @@ int main(int argc, char **argv)
          max_listed = strtol(argv[i], &end, 10);
          if (*end != '\0' || max_listed < 0)
             bad_option("bad number for --max", argv[i]);
+      } else if (strcmp(a, "--peak-only") == 0) {
+         peak_only = 1;
       } else if (strcmp(a, "--no-lines") == 0) {
          no_lines = 1;
       } else if (strcmp(a, "--no-instr") == 0) {
@@ -602,7 +654,10 @@ int main(int argc, char **argv)
          fprintf(stderr, "profcmp: %s\n", err.text);
          return 2;
       }
-      compare_ms(a, b);
+      if (peak_only)
+         compare_peaks(a, b);
+      else
+         compare_ms(a, b);
       pr_ms_free(a);
       pr_ms_free(b);
    }
