@@ -559,7 +559,7 @@ static void write_file(const HChar *trigger, UInt tid)
       len += VG_(sprintf)(path + len, ".%d", out_counter);
    if (CP_(clo_separate_threads) && !CP_(clo_combine_dumps))
       VG_(sprintf)(path + len, "-%02u", tid);
-   f = pw_file_open(path, "callprof");
+   f = pw_file_open(path, "callprof", PW_MODE_CALLGRIND);
    if (f == NULL)
       return;
    /* --combine-dumps: the parts written so far first, so that the file
@@ -667,7 +667,8 @@ static void write_folded(void)
    PW_File *f;
    CP_Path *r;
 
-   f = pw_vg_open_output(CP_(clo_folded_out_file), "callprof", path,
+   f = pw_vg_open_output(CP_(clo_folded_out_file), "callprof",
+                         PW_MODE_CALLGRIND, path,
                          sizeof path);
    if (f == NULL)
       return;

@@ -277,7 +277,8 @@ static void desc_line(HChar *buf, Int size)
 Bool HS_(snap_write)(const HChar *tmpl, HS_WriteWhat what)
 {
    HChar path[4096], desc[4096], cmd[4096];
-   PW_File *f = pw_vg_open_output(tmpl, "heapsnap", path, sizeof path);
+   PW_File *f = pw_vg_open_output(tmpl, "heapsnap", PW_MODE_MASSIF, path,
+                                  sizeof path);
    PW_Sink *out;
    Int i;
 

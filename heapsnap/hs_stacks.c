@@ -321,7 +321,8 @@ void HS_(stacks_write_peaks)(const HChar *main_path)
          deepest = i;
 
    VG_(snprintf)(tmpl, sizeof tmpl, "%s.stacks", main_path);
-   f = pw_vg_open_output(tmpl, "heapsnap", path, sizeof path);
+   f = pw_vg_open_output(tmpl, "heapsnap", PW_MODE_MASSIF, path,
+                         sizeof path);
    if (f == NULL) {
       VG_(deleteXA)(all);
       return;

@@ -102,8 +102,12 @@ typedef struct PW_File PW_File;
 /* Create "DIR/.BASE.part" next to PATH and return a sink onto it.
    On failure returns NULL after printing one line
       TOOL: cannot write PATH: REASON
-   (through the platform's message channel).  Never aborts. */
-PW_File *pw_file_open(const char *path, const char *tool);
+   (through the platform's message channel).  Never aborts.  MODE is the
+   new file's permissions (before the umask), as the reference tool's:
+   PW_MODE_MASSIF for heapsnap's files, PW_MODE_CALLGRIND for callprof's. */
+#define PW_MODE_MASSIF    0644
+#define PW_MODE_CALLGRIND 0600
+PW_File *pw_file_open(const char *path, const char *tool, int mode);
 PW_Sink *pw_file_sink(PW_File *f);
 const char *pw_file_path(const PW_File *f);
 /* Flush, close, and rename the temporary file to PATH.  On any error
@@ -247,7 +251,7 @@ void pw_folded(PW_Sink *s, const char *const *frames, unsigned n,
    directory Valgrind started in) into PATH and open it as pw_file_open
    does; on a template error print "TOOL: cannot write TMPL: REASON" and
    return NULL. */
-PW_File *pw_vg_open_output(const char *tmpl, const char *tool,
+PW_File *pw_vg_open_output(const char *tmpl, const char *tool, int mode,
                            char *path, size_t size);
 /* The client's command line, "prog arg1 arg2", truncated to SIZE. */
 void pw_vg_client_cmd(char *buf, size_t size);

@@ -107,7 +107,7 @@ static void file_free(PW_File *f)
    PW_FREE(f);
 }
 
-PW_File *pw_file_open(const char *path, const char *tool)
+PW_File *pw_file_open(const char *path, const char *tool, int mode)
 {
    PW_File *f;
    size_t n;
@@ -143,7 +143,7 @@ PW_File *pw_file_open(const char *path, const char *tool)
       return NULL;
    }
 
-   fd = pw_sys_open_write(f->tmp);
+   fd = pw_sys_open_write(f->tmp, mode);
    if (fd < 0) {
       report(tool, path, -fd);
       file_free(f);

@@ -56,9 +56,9 @@
 #define PW_ELOOP          ELOOP
 #define PW_EDQUOT         EDQUOT
 
-static inline int pw_sys_open_write(const char *path)
+static inline int pw_sys_open_write(const char *path, int mode)
 {
-   int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+   int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, (mode_t)mode);
    return fd < 0 ? -errno : fd;
 }
 static inline long pw_sys_write_raw(int fd, const char *buf, size_t len)
@@ -129,10 +129,10 @@ void pw_message(const char *line);
 #define PW_EDQUOT         122
 #endif
 
-static inline int pw_sys_open_write(const char *path)
+static inline int pw_sys_open_write(const char *path, int mode)
 {
    SysRes r = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
-                        VKI_S_IRUSR | VKI_S_IWUSR);
+                        mode);
    return sr_isError(r) ? -(int)sr_Err(r) : (int)sr_Res(r);
 }
 static inline long pw_sys_write_raw(int fd, const char *buf, size_t len)

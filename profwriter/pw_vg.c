@@ -23,7 +23,7 @@ static const char *vg_getenv(const char *name)
    return VG_(getenv)(name);
 }
 
-PW_File *pw_vg_open_output(const char *tmpl, const char *tool,
+PW_File *pw_vg_open_output(const char *tmpl, const char *tool, int mode,
                            char *path, size_t size)
 {
    const char *err = pw_template_expand(tmpl, VG_(getpid)(), vg_getenv,
@@ -32,7 +32,7 @@ PW_File *pw_vg_open_output(const char *tmpl, const char *tool,
       VG_(umsg)("%s: cannot write %s: %s\n", tool, tmpl, err);
       return NULL;
    }
-   return pw_file_open(path, tool);
+   return pw_file_open(path, tool, mode);
 }
 
 void pw_vg_client_cmd(char *buf, size_t size)

@@ -48,7 +48,7 @@ static void test_commit(void)
 {
    const char *path = in_dir("out.txt");
    const char *tmp = in_dir(".out.txt.part");
-   PW_File *f = pw_file_open(path, "heapsnap");
+   PW_File *f = pw_file_open(path, "heapsnap", PW_MODE_MASSIF);
 
    CHECK(f != NULL);
    if (f == NULL)
@@ -62,7 +62,7 @@ static void test_commit(void)
    CHECK_STR(slurp(path), "hello file\n");
 
    /* an existing file is replaced */
-   f = pw_file_open(path, "heapsnap");
+   f = pw_file_open(path, "heapsnap", PW_MODE_MASSIF);
    CHECK(f != NULL);
    if (f == NULL)
       return;
@@ -72,11 +72,31 @@ static void test_commit(void)
    unlink(path);
 }
 
+/* Massif's files are readable by all, Callgrind's by their owner only
+   (before the umask); ours follow. */
+static void test_mode(void)
+{
+   const char *path = in_dir("mode.txt");
+   mode_t old = umask(022);
+   struct stat st;
+   PW_File *f = pw_file_open(path, "heapsnap", PW_MODE_MASSIF);
+   CHECK(f != NULL);
+   if (f != NULL && pw_file_commit(f) == 0 && stat(path, &st) == 0)
+      CHECK_LONG(st.st_mode & 0777, 0644);
+   unlink(path);
+   f = pw_file_open(path, "callprof", PW_MODE_CALLGRIND);
+   CHECK(f != NULL);
+   if (f != NULL && pw_file_commit(f) == 0 && stat(path, &st) == 0)
+      CHECK_LONG(st.st_mode & 0777, 0600);
+   unlink(path);
+   umask(old);
+}
+
 static void test_big(void)
 {
    /* more than the 64 KiB buffer, in small and large pieces */
    const char *path = in_dir("big.txt");
-   PW_File *f = pw_file_open(path, "callprof");
+   PW_File *f = pw_file_open(path, "callprof", PW_MODE_CALLGRIND);
    static char chunk[100000];
    unsigned i;
    char *got;
@@ -106,7 +126,7 @@ static void test_relative(void)
       CHECK(!"chdir");
       return;
    }
-   f = pw_file_open("rel.txt", "heapsnap");
+   f = pw_file_open("rel.txt", "heapsnap", PW_MODE_MASSIF);
    CHECK(f != NULL);
    CHECK(exists(".rel.txt.part"));
    if (f != NULL)
@@ -120,7 +140,7 @@ static void test_relative(void)
 static void test_abandon(void)
 {
    const char *path = in_dir("gone.txt");
-   PW_File *f = pw_file_open(path, "heapsnap");
+   PW_File *f = pw_file_open(path, "heapsnap", PW_MODE_MASSIF);
 
    CHECK(f != NULL);
    if (f == NULL)
@@ -138,7 +158,7 @@ static void test_open_errors(void)
    PW_File *f;
 
    pw_test_last_message[0] = '\0';
-   f = pw_file_open(path, "heapsnap");
+   f = pw_file_open(path, "heapsnap", PW_MODE_MASSIF);
    CHECK(f == NULL);
    snprintf(want, sizeof want,
             "heapsnap: cannot write %s: No such file or directory", path);
@@ -150,7 +170,7 @@ static void test_open_errors(void)
       const char *p2 = in_dir("ro/x.out");
       CHECK(mkdir(ro, 0500) == 0);
       pw_test_last_message[0] = '\0';
-      f = pw_file_open(p2, "callprof");
+      f = pw_file_open(p2, "callprof", PW_MODE_CALLGRIND);
       CHECK(f == NULL);
       snprintf(want, sizeof want,
                "callprof: cannot write %s: Permission denied", p2);
@@ -162,7 +182,7 @@ static void test_open_errors(void)
 
    /* a path naming no file */
    pw_test_last_message[0] = '\0';
-   f = pw_file_open(in_dir(""), "heapsnap");
+   f = pw_file_open(in_dir(""), "heapsnap", PW_MODE_MASSIF);
    CHECK(f == NULL);
    CHECK(strstr(pw_test_last_message, "Is a directory") != NULL);
 }
@@ -175,7 +195,7 @@ static void test_rename_error(void)
    char want[512];
 
    CHECK(mkdir(path, 0700) == 0);
-   f = pw_file_open(path, "heapsnap");
+   f = pw_file_open(path, "heapsnap", PW_MODE_MASSIF);
    CHECK(f != NULL);
    if (f == NULL)
       return;
@@ -213,7 +233,7 @@ static void test_enospc(void)
    budget = 100000;
    hook_calls = 0;
    pw_test_write_hook = enospc_hook;
-   f = pw_file_open(path, "heapsnap");
+   f = pw_file_open(path, "heapsnap", PW_MODE_MASSIF);
    CHECK(f != NULL);
    if (f == NULL) {
       pw_test_write_hook = NULL;
@@ -234,7 +254,7 @@ static void test_enospc(void)
    /* the error also counts when it only shows at the final flush */
    budget = 10;
    pw_test_write_hook = enospc_hook;
-   f = pw_file_open(path, "callprof");
+   f = pw_file_open(path, "callprof", PW_MODE_CALLGRIND);
    CHECK(f != NULL);
    if (f != NULL) {
       pw_put(pw_file_sink(f), "more than ten bytes\n");
@@ -258,6 +278,7 @@ void test_file(void)
    strcpy(dir, "/tmp/pwunit.XXXXXX");
    if (mkdtemp(dir) != NULL) {
       test_commit();
+      test_mode();
       test_big();
       test_relative();
       test_abandon();
