@@ -42,6 +42,7 @@
 /*------------------------------------------------------------*/
 
 const HChar *CP_(clo_out_file)         = "callprof.out.%p";
+static const HChar *out_option         = "--callprof-out-file"; /* as given */
 Bool         CP_(clo_dump_instr)       = False;
 Bool         CP_(clo_dump_line)        = True;
 Bool         CP_(clo_compress_strings) = True;
@@ -268,6 +269,8 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
       if (err)
          clo_reject(arg, err);
       CP_(clo_out_file) = v;
+      out_option = VG_(strncmp)(arg, "--callgrind", 11) == 0 ?
+                   "--callgrind-out-file" : "--callprof-out-file";
    }
    else if (clo_match(arg, "--dump-instr", &v))
       CP_(clo_dump_instr) = clo_bool(arg, v);
@@ -458,6 +461,12 @@ static Int folded_event_index(void)
 
 static void cp_post_clo_init(void)
 {
+   /* Files that cannot be written: said now, not after the run. */
+   pw_vg_check_output(out_option, CP_(clo_out_file), "callprof",
+                      PW_MODE_CALLGRIND);
+   if (CP_(clo_folded_out_file))
+      pw_vg_check_output("--folded-out-file", CP_(clo_folded_out_file),
+                         "callprof", PW_MODE_CALLGRIND);
    set_translation();
    CP_(sim_post_clo_init)();    /* settles which simulation options hold */
    set_events();

@@ -51,6 +51,7 @@ HS_TimeUnit  HS_(clo_time_unit)       = HS_TimeI;
 Int          HS_(clo_detailed_freq)   = 10;
 Int          HS_(clo_max_snapshots)   = 100;
 const HChar *HS_(clo_out_file)        = "heapsnap.out.%p";
+static const HChar *out_option        = "--heapsnap-out-file"; /* as given */
 XArray      *HS_(clo_alloc_fns);
 XArray      *HS_(clo_ignore_fns);
 XArray      *HS_(given_args);
@@ -105,6 +106,8 @@ static Bool hs_process_cmd_line_option(const HChar *arg)
       if (err != NULL)
          clo_reject(arg, err);
       HS_(clo_out_file) = v;
+      out_option = VG_(strncmp)(arg, "--massif", 8) == 0 ?
+                   "--massif-out-file" : "--heapsnap-out-file";
    }
    else if (!VG_(replacement_malloc_process_cmd_line_option)(arg))
       return clo_unknown(arg);
@@ -610,6 +613,9 @@ static void hs_post_clo_init(void)
    HS_(heap_post_clo_init)();
    HS_(stacks_post_clo_init)();
    HS_(pages_post_clo_init)();
+   /* A file that cannot be written: said now, not after the run. */
+   pw_vg_check_output(out_option, HS_(clo_out_file), "heapsnap",
+                      PW_MODE_MASSIF);
    HS_(snap_init)();
    place_guest_state();      /* the last allocation here (see there) */
 }

@@ -253,6 +253,11 @@ void pw_folded(PW_Sink *s, const char *const *frames, unsigned n,
    return NULL. */
 PW_File *pw_vg_open_output(const char *tmpl, const char *tool, int mode,
                            char *path, size_t size);
+/* At start-up, before the client runs: exit 1 with a message unless
+   the output file of template TMPL (the value of OPTION) can be named
+   and created. */
+void pw_vg_check_output(const char *option, const char *tmpl,
+                        const char *tool, int mode);
 /* The client's command line, "prog arg1 arg2", truncated to SIZE. */
 void pw_vg_client_cmd(char *buf, size_t size);
 /* The PW_DescribeFn of Valgrind's own trees: describe_IP's text, one

@@ -15,6 +15,9 @@
 #ifndef PW_HOST
 
 #include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_xarray.h"
 
@@ -33,6 +36,23 @@ PW_File *pw_vg_open_output(const char *tmpl, const char *tool, int mode,
       return NULL;
    }
    return pw_file_open(path, tool, mode);
+}
+
+/* A bad template (an unset %q{VAR}) gets the core's own "Bad option"
+   lines and exit status 1, as Callgrind's and Massif's do; a file that
+   cannot be created gets the writer's one line and exit 1, as
+   Callgrind's does (Massif's finds out only at the end).  The probe is
+   the writer's own temporary name, removed again: no empty file is left
+   behind if the program then crashes. */
+void pw_vg_check_output(const char *option, const char *tmpl,
+                        const char *tool, int mode)
+{
+   HChar *path = VG_(expand_file_name)(option, tmpl);
+   PW_File *f = pw_file_open(path, tool, mode);
+   if (f == NULL)
+      VG_(exit)(1);
+   pw_file_abandon(f);
+   VG_(free)(path);
 }
 
 void pw_vg_client_cmd(char *buf, size_t size)
