@@ -159,4 +159,18 @@ void HS_(snap_peak_check)(void);
 typedef enum { HS_WriteAll, HS_WriteNow, HS_WriteNowDetailed } HS_WriteWhat;
 Bool HS_(snap_write)(const HChar *tmpl, HS_WriteWhat what);
 
+/*------------------------------------------------------------*/
+/*--- --xtree-memory (hs_xtree.c)                          ---*/
+/*------------------------------------------------------------*/
+
+/* Each does nothing with --xtree-memory=none.  REPLACED: the block comes
+   through the malloc replacement (whose own frame is left out), not a
+   custom allocator's client request. */
+void HS_(xt_init)(void);
+void HS_(xt_alloc)(ThreadId tid, Addr p, SizeT req, Bool replaced);
+void HS_(xt_free)(ThreadId tid, Addr p, Bool replaced);
+void HS_(xt_realloc)(ThreadId tid, Addr old, Addr p, SizeT new_req);
+/* Write the file (FILE: a template, NULL for --xtree-memory-file). */
+void HS_(xt_report)(const HChar *file, Bool fini);
+
 #endif /* HS_H */

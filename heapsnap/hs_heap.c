@@ -526,6 +526,7 @@ static void *alloc_block(ThreadId tid, SizeT req, SizeT align, Bool zero)
       VG_(memset)(p, 0, req);
    new_block((Addr)p, req, VG_(cli_malloc_usable_size)(p) - req,
              HS_(site_here)(tid, 1));
+   HS_(xt_alloc)(tid, (Addr)p, req, True);
    return p;
 }
 
@@ -539,6 +540,7 @@ static void free_block(ThreadId tid, void *p, const HChar *what)
       warn_bad(tid, what, (Addr)p);
       return;
    }
+   HS_(xt_free)(tid, (Addr)p, True);
    drop_block(b);
    VG_(cli_free)(p);
 }
@@ -619,6 +621,7 @@ static void *hs_realloc(ThreadId tid, void *old, SizeT new_req)
    }
    HS_(count)(site, (SSizeT)new_req - (SSizeT)old_req,
               (SSizeT)new_slop - (SSizeT)old_slop, False);
+   HS_(xt_realloc)(tid, (Addr)old, (Addr)p, new_req);
    return p;
 }
 
@@ -690,8 +693,10 @@ Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
 
    switch (arg[0]) {
    case VG_USERREQ__MALLOCLIKE_BLOCK:
-      if (arg[1] != 0 && block_find(arg[1]) == NULL)
+      if (arg[1] != 0 && block_find(arg[1]) == NULL) {
          new_block(arg[1], arg[2], 0, HS_(site_here)(tid, 0));
+         HS_(xt_alloc)(tid, arg[1], arg[2], False);
+      }
       break;
    case VG_USERREQ__FREELIKE_BLOCK:
       if (arg[1] == 0)
@@ -701,6 +706,7 @@ Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
          warn_bad(tid, "FREELIKE_BLOCK of", arg[1]);
          break;
       }
+      HS_(xt_free)(tid, arg[1], False);
       drop_block(b);
       break;
    case VG_USERREQ__RESIZEINPLACE_BLOCK: {
@@ -716,6 +722,10 @@ Bool HS_(handle_heap_request)(ThreadId tid, UWord *arg, UWord *ret)
       drop_block(b);
       b = new_block(arg[1], arg[3], 0, HS_(site_here)(tid, 0));
       b->in_pool = in_pool;
+      if (!in_pool) {
+         HS_(xt_free)(tid, arg[1], False);
+         HS_(xt_alloc)(tid, arg[1], arg[3], False);
+      }
       break;
    }
 

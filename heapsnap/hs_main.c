@@ -616,6 +616,7 @@ static void hs_post_clo_init(void)
    /* A file that cannot be written: said now, not after the run. */
    pw_vg_check_output(out_option, HS_(clo_out_file), "heapsnap",
                       PW_MODE_MASSIF);
+   HS_(xt_init)();
    HS_(snap_init)();
    place_guest_state();      /* the last allocation here (see there) */
 }
@@ -626,6 +627,7 @@ static void hs_fini(Int exitcode)
       at exit is for -v (tests/same-clock compares it across runs). */
    if (VG_(clo_verbosity) > 1)
       VG_(umsg)("heapsnap: time at exit: %llu\n", HS_(now)());
+   HS_(xt_report)(VG_(clo_xtree_memory_file), True);
    if (HS_(snap_write)(HS_(clo_out_file), HS_WriteAll) && HS_(clo_stacks))
       HS_(stacks_write_peaks)(HS_(clo_out_file));
 }

@@ -539,6 +539,14 @@ static int set_sum(Reader *r, const char *s, size_t len, pr_u64 *to, int *has)
       fail(r, "summary before the events: line");
       return 0;
    }
+   /* Valgrind's xtree files can say "totals: (null)": no figures, which
+      readers take as none. */
+   while (len > 0 && (*s == ' ' || *s == '\t')) {
+      s++;
+      len--;
+   }
+   if (len > 0 && *s == '(')
+      return 1;
    if (!parse_costs(r, s, s + len))
       return 0;
    add(to, r->costs, r->p->n_events);

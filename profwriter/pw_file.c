@@ -20,6 +20,10 @@
    through pw_message.  Nothing here asserts or aborts on I/O errors; the
    program under test has finished its work and must exit normally.
 
+   A target that is not a regular file (/dev/null, /dev/stdout, a fifo)
+   is written directly, as Massif and Callgrind write it: renaming onto
+   it would replace the device with a file.
+
    Writes go through a sink with a 64 KiB heap buffer; errors are collected
    by the sink (sticky) and looked at once, in pw_file_commit. */
 
@@ -31,7 +35,7 @@ struct PW_File {
    PW_Sink  sink;
    int      fd;
    char    *path;      /* the target */
-   char    *tmp;       /* DIR/.BASE.part */
+   char    *tmp;       /* DIR/.BASE.part; NULL: written directly */
    char    *tool;      /* for messages */
    char    *buf;       /* the sink's buffer */
 };
@@ -134,16 +138,16 @@ PW_File *pw_file_open(const char *path, const char *tool, int mode)
    f->fd   = -1;
    f->path = dup_str(path);
    f->tool = dup_str(tool);
-   f->tmp  = temp_name(path);
+   f->tmp  = pw_sys_is_special(path) ? NULL : temp_name(path);
    f->buf  = PW_MALLOC("pw.file.open.4", PW_FILE_BUF_SIZE);
-   if (f->path == NULL || f->tool == NULL || f->tmp == NULL
-       || f->buf == NULL) {
+   if (f->path == NULL || f->tool == NULL
+       || (f->tmp == NULL && !pw_sys_is_special(path)) || f->buf == NULL) {
       report(tool, path, PW_ENOMEM);
       file_free(f);
       return NULL;
    }
 
-   fd = pw_sys_open_write(f->tmp, mode);
+   fd = pw_sys_open_write(f->tmp ? f->tmp : f->path, mode);
    if (fd < 0) {
       report(tool, path, -fd);
       file_free(f);
@@ -173,13 +177,14 @@ int pw_file_commit(PW_File *f)
    f->fd = -1;
    if (err == 0 && r < 0)
       err = -r;
-   if (err == 0) {
+   if (err == 0 && f->tmp != NULL) {
       r = pw_sys_rename(f->tmp, f->path);
       if (r < 0)
          err = -r;
    }
    if (err != 0) {
-      pw_sys_unlink(f->tmp);
+      if (f->tmp != NULL)
+         pw_sys_unlink(f->tmp);
       report(f->tool, f->path, err);
    }
    file_free(f);
@@ -192,6 +197,7 @@ void pw_file_abandon(PW_File *f)
       return;
    if (f->fd >= 0)
       pw_sys_close(f->fd);
-   pw_sys_unlink(f->tmp);
+   if (f->tmp != NULL)
+      pw_sys_unlink(f->tmp);
    file_free(f);
 }

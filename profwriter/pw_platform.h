@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PW_MALLOC(cc, n)      malloc(n)
@@ -75,6 +76,13 @@ static inline int pw_sys_rename(const char *from, const char *to)
    return rename(from, to) < 0 ? -errno : 0;
 }
 static inline void pw_sys_unlink(const char *path) { (void)unlink(path); }
+/* 1 if PATH exists and is neither a regular file nor a directory (a
+   device such as /dev/null or /dev/stdout, a fifo). */
+static inline int pw_sys_is_special(const char *path)
+{
+   struct stat st;
+   return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
 
 /* One line for the user; tests may capture it (see pw_test_last_message). */
 void pw_message(const char *line);
@@ -157,6 +165,12 @@ static inline int pw_sys_rename(const char *from, const char *to)
    return -VKI_EACCES;
 }
 static inline void pw_sys_unlink(const char *path) { (void)VG_(unlink)(path); }
+static inline int pw_sys_is_special(const char *path)
+{
+   struct vg_stat st;
+   return !sr_isError(VG_(stat)(path, &st)) && !VKI_S_ISREG(st.mode) &&
+          !VKI_S_ISDIR(st.mode);
+}
 
 static inline void pw_message(const char *line)
 {

@@ -92,6 +92,28 @@ static void test_mode(void)
    umask(old);
 }
 
+/* A target that is a device (here a link to /dev/null, so that a
+   failure replaces the link, not the device) is written directly, not
+   replaced by a file. */
+static void test_device(void)
+{
+   const char *path = in_dir("null");
+   struct stat st;
+   PW_File *f;
+   CHECK(symlink("/dev/null", path) == 0);
+   f = pw_file_open(path, "heapsnap", PW_MODE_MASSIF);
+   CHECK(f != NULL);
+   if (f != NULL) {
+      pw_put(pw_file_sink(f), "gone\n");
+      CHECK_LONG(pw_file_commit(f), 0);
+   }
+   CHECK(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+   f = pw_file_open(path, "callprof", PW_MODE_CALLGRIND);
+   pw_file_abandon(f);
+   CHECK(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+   unlink(path);
+}
+
 static void test_big(void)
 {
    /* more than the 64 KiB buffer, in small and large pieces */
@@ -279,6 +301,7 @@ void test_file(void)
    if (mkdtemp(dir) != NULL) {
       test_commit();
       test_mode();
+      test_device();
       test_big();
       test_relative();
       test_abandon();
