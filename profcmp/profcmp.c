@@ -42,6 +42,8 @@
                       with their subtrees
      -t PCT           costs and bytes equal within PCT percent of the
                       larger (default 0: exactly)
+     -a N             costs and bytes equal within N (default 0); call and
+                      jump counts are compared exactly whatever -t and -a
      --time-tolerance N | PCT%
                       snapshot times equal within N (in the file's time
                       unit) or PCT percent of the larger (default 0);
@@ -67,6 +69,7 @@
 static regex_t excludes[32];
 static int     n_excludes;
 static double  tolerance, time_tolerance;
+static pr_u64  abs_tolerance;
 static int     time_tolerance_pct;
 static int     no_lines, no_instr, quiet, peak_only;
 static long    max_listed = 40;
@@ -138,7 +141,7 @@ static int report(void)
 static int near(pr_u64 a, pr_u64 b, double pct)
 {
    pr_u64 big = a > b ? a : b, d = a > b ? a - b : b - a;
-   if (d == 0)
+   if (d <= abs_tolerance)
       return 1;
    return (double)d * 100.0 <= pct * (double)big;
 }
@@ -533,7 +536,7 @@ static void compare_ms(PR_Massif *a, PR_Massif *b)
 
 static void usage(FILE *to)
 {
-   fputs("usage: profcmp [-x REGEX]... [-t PCT] [--time-tolerance N|PCT%] "
+   fputs("usage: profcmp [-x REGEX]... [-t PCT] [-a N] [--time-tolerance N|PCT%] "
          "[--peak-only] [--no-lines] [--no-instr] [--max N] [-q] A B\n"
          "Compares two Callgrind-format or two Massif-format profiles as "
          "their readers show them.\n"
@@ -544,7 +547,7 @@ static void usage(FILE *to)
 static void bad_option(const char *what, const char *value)
 {
    fprintf(stderr, "profcmp: %s '%s'\n", what, value ? value : "");
-   fputs("usage: profcmp [-x REGEX]... [-t PCT] [--time-tolerance N|PCT%] "
+   fputs("usage: profcmp [-x REGEX]... [-t PCT] [-a N] [--time-tolerance N|PCT%] "
          "[--peak-only] [--no-lines] [--no-instr] [--max N] [-q] A B\n", stderr);
    exit(2);
 }
@@ -593,6 +596,8 @@ int main(int argc, char **argv)
          if (rc != 0)
             bad_option("bad regular expression for -x", argv[i]);
          n_excludes++;
+      } else if (strcmp(a, "-a") == 0) {
+         abs_tolerance = (pr_u64)percent(a, ++i < argc ? argv[i] : NULL);
       } else if (strcmp(a, "-t") == 0) {
          tolerance = percent(a, ++i < argc ? argv[i] : NULL);
       } else if (strcmp(a, "--time-tolerance") == 0) {
