@@ -428,12 +428,6 @@ static int numbers_line(Reader *r, const char *s, size_t len)
 /*------------------------------------------------------------------*/
 /* Header lines */
 
-static int starts(const char *s, size_t len, const char *prefix)
-{
-   size_t n = strlen(prefix);
-   return len >= n && memcmp(s, prefix, n) == 0;
-}
-
 static const char *trim(const char *s, size_t *len)
 {
    while (*len > 0 && (*s == ' ' || *s == '\t')) {
@@ -576,7 +570,7 @@ static int line(Reader *r, const char *s, size_t len)
       return 0;
    }
 
-#define VALUE(prefix) (starts(s, len, prefix) && \
+#define VALUE(prefix) (pr_starts(s, len, prefix) && \
    (v = s + strlen(prefix), vl = len - strlen(prefix), 1))
    if (VALUE("fl=")) {
       r->fl = r->fi = name_of(r, ID_FL, v, vl);

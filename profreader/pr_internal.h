@@ -9,6 +9,7 @@
 #define PR_INTERNAL_H
 
 #include <stddef.h>
+#include <string.h>
 #include "profreader.h"
 
 /* Open addressing, linear probing; keys are copied.  Values are indices
@@ -46,6 +47,13 @@ typedef struct {
 } PR_Cursor;
 /* The next line into *S / *LEN (without its end); 0 at the end. */
 int pr_next_line(PR_Cursor *c, const char **s, size_t *len);
+
+/* Whether the LEN bytes at S begin with PREFIX. */
+static inline int pr_starts(const char *s, size_t len, const char *prefix)
+{
+   size_t n = strlen(prefix);
+   return len >= n && memcmp(s, prefix, n) == 0;
+}
 
 /* Decimal (or 0x hex) at *S within END; 0 if none or it overflows. */
 int pr_parse_u64(const char **s, const char *end, pr_u64 *v);

@@ -36,12 +36,6 @@
 
 #include "pr_internal.h"
 
-static int starts(const char *s, size_t len, const char *prefix)
-{
-   size_t n = strlen(prefix);
-   return len >= n && memcmp(s, prefix, n) == 0;
-}
-
 typedef struct {
    PR_Massif  *m;
    const char *name;
@@ -156,19 +150,19 @@ static int line(Reader *r, const char *s, size_t len)
       return 0;
    if (len == 0 || s[0] == '#')
       return 1;
-   if (starts(s, len, "desc:")) {
+   if (pr_starts(s, len, "desc:")) {
       join(&m->desc, s + 5, len - 5);
       return 1;
    }
-   if (starts(s, len, "cmd:")) {
+   if (pr_starts(s, len, "cmd:")) {
       join(&m->cmd, s + 4, len - 4);
       return 1;
    }
-   if (starts(s, len, "time_unit:")) {
+   if (pr_starts(s, len, "time_unit:")) {
       join(&m->time_unit, s + 10, len - 10);
       return 1;
    }
-   if (starts(s, len, "snapshot=")) {
+   if (pr_starts(s, len, "snapshot=")) {
       pr_u64 v;
       if (!field(r, s, len, "snapshot=", &v))
          return 0;
@@ -181,15 +175,15 @@ static int line(Reader *r, const char *s, size_t len)
    }
    if (sn == NULL)
       return fail(r, "snapshot data before snapshot=");
-   if (starts(s, len, "time="))
+   if (pr_starts(s, len, "time="))
       return field(r, s, len, "time=", &sn->time);
-   if (starts(s, len, "mem_heap_B="))
+   if (pr_starts(s, len, "mem_heap_B="))
       return field(r, s, len, "mem_heap_B=", &sn->heap);
-   if (starts(s, len, "mem_heap_extra_B="))
+   if (pr_starts(s, len, "mem_heap_extra_B="))
       return field(r, s, len, "mem_heap_extra_B=", &sn->extra);
-   if (starts(s, len, "mem_stacks_B="))
+   if (pr_starts(s, len, "mem_stacks_B="))
       return field(r, s, len, "mem_stacks_B=", &sn->stacks);
-   if (starts(s, len, "heap_tree=")) {
+   if (pr_starts(s, len, "heap_tree=")) {
       const char *v = s + 10;
       size_t vl = len - 10;
       if (vl == 5 && memcmp(v, "empty", 5) == 0)

@@ -259,12 +259,6 @@ char *pr_slurp(const char *path, size_t *len, PR_Error *err)
    return buf;
 }
 
-static int starts(const char *s, size_t len, const char *prefix)
-{
-   size_t n = strlen(prefix);
-   return len >= n && memcmp(s, prefix, n) == 0;
-}
-
 /* Massif's files start with desc:, then cmd: and time_unit:; Callgrind's
    with "# callgrind format" or version:/creator:/events:/positions: (a
    Cachegrind file starts with desc: too, but has no time_unit:).
@@ -278,13 +272,13 @@ PR_Format pr_detect(const char *data, size_t len)
    for (k = 0; k < 50 && pr_next_line(&c, &s, &n); k++) {
       if (n == 0)
          continue;
-      if (starts(s, n, "time_unit:") || starts(s, n, "snapshot="))
+      if (pr_starts(s, n, "time_unit:") || pr_starts(s, n, "snapshot="))
          return PR_MASSIF;
-      if (starts(s, n, "# callgrind format") || starts(s, n, "version:") ||
-          starts(s, n, "creator:") || starts(s, n, "events:") ||
-          starts(s, n, "positions:") || starts(s, n, "fn="))
+      if (pr_starts(s, n, "# callgrind format") || pr_starts(s, n, "version:") ||
+          pr_starts(s, n, "creator:") || pr_starts(s, n, "events:") ||
+          pr_starts(s, n, "positions:") || pr_starts(s, n, "fn="))
          return PR_CALLGRIND;
-      if (starts(s, n, "desc:") || starts(s, n, "cmd:") || s[0] == '#')
+      if (pr_starts(s, n, "desc:") || pr_starts(s, n, "cmd:") || s[0] == '#')
          continue;
       while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
          n--;
