@@ -577,9 +577,12 @@ static void write_file(const HChar *trigger, UInt tid)
                  trigger ? trigger : "Program termination");
    VG_(memset)(&h, 0, sizeof h);
    h.n_desc = 0;
-   if (CP_(clo_cache_sim))
-      for (k = 0; k < 3; k++)
-         desc[h.n_desc++] = CP_(sim_desc)(k);
+   /* As Callgrind: the caches' lines even without the simulation, empty,
+      so that callgrind_annotate's header is the same. */
+   for (k = 0; k < 3; k++)
+      desc[h.n_desc++] = CP_(clo_cache_sim) ? CP_(sim_desc)(k) :
+                         k == 0 ? "I1 cache:" : k == 1 ? "D1 cache:"
+                                                       : "LL cache:";
    desc[h.n_desc++] = trig;
    h.creator = "callprof-" PACKAGE_VERSION;
    h.pid = VG_(getpid)();
