@@ -392,9 +392,12 @@ typedef struct {
    Addr     addr;         /* the block's address; 0: an empty slot */
    SizeT    req;          /* requested bytes */
    HS_Site *site;
-   UInt     slop;         /* usable - requested */
-   Bool     in_pool;      /* a memory-pool chunk (see PoolChunk) */
+   /* usable - requested: a size, since an in-place realloc that shrinks
+      a block adds what it gives up (over 4 GiB for a huge block) */
+   SizeT    slop : 8 * sizeof(SizeT) - 1;
+   SizeT    in_pool : 1;  /* a memory-pool chunk (see PoolChunk) */
 } Block;
+STATIC_ASSERT(sizeof(Block) == 32);
 
 static Block *btab;
 static UWord  bmask;      /* slots - 1 */
@@ -469,7 +472,7 @@ static Block *new_block(Addr p, SizeT req, SizeT slop, HS_Site *site)
 {
    Block *b = block_add(p);
    b->req  = req;
-   b->slop = (UInt)slop;
+   b->slop = slop;
    b->site = site;
    b->in_pool = False;
    HS_(count)(site, req, HS_(clo_heap_admin) + slop, False);
@@ -607,7 +610,7 @@ static void *hs_realloc(ThreadId tid, void *old, SizeT new_req)
    block_delete(b);
    b = block_add((Addr)p);
    b->req = new_req;
-   b->slop = (UInt)new_slop;
+   b->slop = new_slop;
    b->site = site;
    b->in_pool = False;
    /* As Massif: a peak check if it shrinks, while the bytes are still
