@@ -581,16 +581,17 @@ static void print_summary(void)
    }
    if (CP_(clo_branch_sim)) {
       Int b = CP_(ev_bc);
-      ULong bc = t[b] ? t[b] : 1, bi = t[b + 2] ? t[b + 2] : 1;
-      ULong bcm = t[b + 1], bim = t[b + 3];
+      ULong bc = t[b], bi = t[b + 2], bcm = t[b + 1], bim = t[b + 3];
+      /* As above, a zero divisor counts as one (for the rates only). */
+      ULong bc1 = bc ? bc : 1, bi1 = bi ? bi : 1, all1 = bc + bi ? bc + bi : 1;
       VG_(umsg)("\n");
       VG_(umsg)("Branches:      %'*llu  (%'*llu cond + %'*llu ind)\n",
                 l1, bc + bi, l2, bc, l3, bi);
       VG_(umsg)("Mispredicts:   %'*llu  (%'*llu cond + %'*llu ind)\n",
                 l1, bcm + bim, l2, bcm, l3, bim);
       VG_(umsg)("Mispred rate:  %*.1f%% (%*.1f%%     + %*.1f%%   )\n",
-                l1, (bcm + bim) * 100.0 / (bc + bi), l2, bcm * 100.0 / bc,
-                l3, bim * 100.0 / bi);
+                l1, (bcm + bim) * 100.0 / all1, l2, bcm * 100.0 / bc1,
+                l3, bim * 100.0 / bi1);
    }
 }
 
