@@ -115,7 +115,7 @@ PW_File *pw_file_open(const char *path, const char *tool, int mode)
 {
    PW_File *f;
    size_t n;
-   int fd;
+   int fd, special;
 
    if (tool == NULL)
       tool = "profwriter";
@@ -129,6 +129,7 @@ PW_File *pw_file_open(const char *path, const char *tool, int mode)
       return NULL;
    }
 
+   special = pw_sys_is_special(path);   /* a device: written directly */
    f = PW_MALLOC("pw.file.open.1", sizeof *f);
    if (f == NULL) {
       report(tool, path, PW_ENOMEM);
@@ -138,10 +139,10 @@ PW_File *pw_file_open(const char *path, const char *tool, int mode)
    f->fd   = -1;
    f->path = dup_str(path);
    f->tool = dup_str(tool);
-   f->tmp  = pw_sys_is_special(path) ? NULL : temp_name(path);
+   f->tmp  = special ? NULL : temp_name(path);
    f->buf  = PW_MALLOC("pw.file.open.4", PW_FILE_BUF_SIZE);
-   if (f->path == NULL || f->tool == NULL
-       || (f->tmp == NULL && !pw_sys_is_special(path)) || f->buf == NULL) {
+   if (f->path == NULL || f->tool == NULL || (f->tmp == NULL && !special)
+       || f->buf == NULL) {
       report(tool, path, PW_ENOMEM);
       file_free(f);
       return NULL;
