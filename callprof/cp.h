@@ -5,6 +5,9 @@
 
    callprof is split by job:
      cp_main.c   options, start and exit, the core's callbacks;
+     cp_events.c the events of the run (the output's columns) and the
+                 layout of a block's counters: the one place that knows
+                 which counter holds what;
      cp_bb.c     functions and blocks as Callgrind sees them, the
                  instrumentation: one counter per run, the context check
                  at block entry, and the helper calls at the exits that
@@ -102,7 +105,7 @@ enum { CP_PAT_SKIP, CP_PAT_DUMP_BEFORE, CP_PAT_DUMP_AFTER,
 Bool CP_(fn_matches)(Int kind, const HChar *name);
 
 /*------------------------------------------------------------*/
-/*--- Events                                               ---*/
+/*--- Events and counters (cp_events.c)                    ---*/
 /*------------------------------------------------------------*/
 
 /* Ir always first; then, by option and in Callgrind's order, the cache
@@ -110,14 +113,54 @@ Bool CP_(fn_matches)(Int kind, const HChar *name);
    indices CP_EV_DR ... below; --simulate-wb adds ILdmr DLdmr DLdmw),
    Bc Bcm Bi Bim (--branch-sim, from CP_(ev_bc)), AcCost1 SpLoss1 AcCost2
    SpLoss2 (--cacheuse, from CP_(ev_use)), Ge (--collect-bus) and
-   sysCount sysTime [sysCpuTime] (--collect-systime).  CP_(ev_ge),
-   CP_(ev_sys) are their indices, -1 when off. */
-#define CP_MAX_EV 24     /* all of them at once (cp_main.c's table) */
-extern Int CP_(n_ev), CP_(ev_ge), CP_(ev_sys);
+   sysCount sysTime [sysCpuTime] (--collect-systime).  CP_(ev_bc),
+   CP_(ev_use), CP_(ev_ge), CP_(ev_sys) are their indices, -1 when off.
+   A cost vector holds CP_(n_ev) events; CP_MAX_EV bounds the few kept
+   on the stack or per thread. */
+#define CP_MAX_EV 24     /* all of them at once (cp_events.c's table) */
+extern Int CP_(n_ev), CP_(ev_bc), CP_(ev_use), CP_(ev_ge), CP_(ev_sys);
 extern const HChar *CP_(ev_name)[CP_MAX_EV];
 enum { CP_EV_DR = 1, CP_EV_DW, CP_EV_I1MR, CP_EV_D1MR, CP_EV_D1MW,
        CP_EV_ILMR, CP_EV_DLMR, CP_EV_DLMW,
        CP_EV_ILDMR, CP_EV_DLDMR, CP_EV_DLDMW };    /* --simulate-wb */
+/* The events of this run, and the counter layout (after the options,
+   once cp_sim.c has settled which simulation options hold). */
+void CP_(events_init)(void);
+/* --folded-event=NAME: NULL, or why NAME cannot be given. */
+const HChar *CP_(folded_event_check)(const HChar *name);
+
+/* One instruction's counters of the simulations, PER_INSTR of them:
+   each access class's (fetch, read, write; CLASS_WIDTH each, 0 without
+   --cache-sim), then the branches' at BRANCH and the cache use's at USE
+   (cp_events.c has the layout). */
+typedef struct {
+   UInt per_instr, class_width, branch, use;
+} CP_InstrSlots;
+extern CP_InstrSlots CP_(islots);
+struct CP_Block;
+/* Lay out block B's counters (its runs, exits and instructions known):
+   sets B's sim_off and its instructions' offsets; the number of
+   counters. */
+UInt CP_(block_slots)(struct CP_Block *b);
+/* Instruction I of block B, run with counters COUNT: its cost in the
+   output's events, EV[0 .. CP_(n_ev)). */
+void CP_(instr_cost)(const struct CP_Block *b, UInt i, const ULong *count,
+                     ULong *ev);
+/* Side exit K of block B: the times it was taken. */
+#define CP_EXIT_TAKEN(b, count, k) ((count)[(b)->n_runs + (k)])
+
+static inline void CP_(ev_clear)(ULong *ev)
+{
+   Int k;
+   for (k = 0; k < CP_(n_ev); k++)
+      ev[k] = 0;
+}
+static inline void CP_(ev_add)(ULong *to, const ULong *from)
+{
+   Int k;
+   for (k = 0; k < CP_(n_ev); k++)
+      to[k] += from[k];
+}
 
 /*------------------------------------------------------------*/
 /*--- Cache simulation (cp_sim.c)                          ---*/
@@ -128,10 +171,6 @@ extern Bool CP_(clo_simulate_wb);
 extern Bool CP_(clo_simulate_hwpref);
 extern Bool CP_(clo_cacheuse);
 extern Bool CP_(clo_branch_sim);
-/* The index of Bc (then Bcm Bi Bim) among the events; -1: none.  The
-   same for AcCost1 (then SpLoss1 AcCost2 SpLoss2, --cacheuse). */
-extern Int  CP_(ev_bc);
-extern Int  CP_(ev_use);
 /* --cache-sim, --simulate-cache, --branch-sim, --I1, --D1, --LL. */
 Bool CP_(sim_option)(const HChar *arg);
 void CP_(sim_post_clo_init)(void);
@@ -144,8 +183,8 @@ void CP_(sim_clear)(void);
 /* At exit, before the last dump: --cacheuse charges the lines still in
    the caches. */
 void CP_(sim_finish)(void);
-/* An instruction as the helpers see it: OFF is the index of its nine
-   counters in its block's counter array (cp_sim.c has the layout). */
+/* An instruction as the helpers see it: OFF is the index of its
+   counters in its block's counter array (CP_(islots)). */
 typedef struct {
    Addr addr;
    UInt len;
@@ -156,12 +195,6 @@ typedef struct {
    UInt use_more;
    UInt use_mask;
 } CP_SimInstr;
-/* Counters per instruction: the cache's (9, 12 with --simulate-wb),
-   then from CP_(sim_branch_off) the branches' (Bc Bcm Bi Bim), then
-   from CP_(sim_use_off) the cache use's (AcCost1 SpLoss1 AcCost2
-   SpLoss2, --cacheuse). */
-extern UInt CP_(sim_slots), CP_(sim_branch_off), CP_(sim_use_off);
-struct CP_Block;
 /* Whether instruction K of block B fetches from a line its predecessor
    did not end in (else its fetch is a hit that changes nothing, but for
    the use it counts with --cacheuse: see CP_(sim_use_more)). */
@@ -178,7 +211,7 @@ typedef struct {
 extern const CP_SimHelpers *CP_(sim_helpers);
 /* --branch-sim: a conditional branch, TAKEN (1) or not (0); an
    indirect one to DST.  C: the instruction's branch counters (at
-   CP_(sim_branch_off) of its counters), LOW: the low 7 (conditional)
+   CP_(islots).branch of its counters), LOW: the low 7 (conditional)
    or 9 (indirect) bits of its address. */
 VG_REGPARM(3) void CP_(sim_cond)(ULong *c, UWord low, UWord taken);
 VG_REGPARM(3) void CP_(sim_ind)(ULong *c, UWord low, Addr dst);
@@ -202,6 +235,12 @@ typedef struct CP_Fn {
    Bool          dump_before, dump_after, zero_before, toggle;
    UInt          active;     /* open calls (all threads) */
    struct CP_Arc *arcs;      /* calls made in this context */
+   /* The counters charged to this context, for the dump: the blocks
+      whose own function this is (by CP_Block.fn_next; a function's,
+      not a context's), and other blocks' counters for this context (by
+      CP_Foreign.ctx_next). */
+   struct CP_Block   *own_blocks;
+   struct CP_Foreign *foreign;
    UInt          n;          /* creation order */
    /* Recursion levels (--separate-recs): a context is a function at a
       level, level 1 being the function itself; deeper levels are
@@ -249,7 +288,9 @@ CP_Fn **CP_(all_fns)(UInt *n);
    function (see above).  Code of a skipped function (PLT) counts at
    the call site it was called from, as Callgrind writes it. */
 typedef struct CP_Foreign {
-   struct CP_Foreign *next;
+   struct CP_Foreign *next;   /* of the block */
+   struct CP_Foreign *ctx_next;/* of the context */
+   struct CP_Block   *block;
    CP_Fn             *ctx;
    UInt               tid;    /* 1 unless --separate-threads=yes */
    Addr               site;   /* 0: at the block's own instructions */
@@ -280,6 +321,7 @@ typedef struct CP_Block {
    struct CP_Block *next;     /* VgHashNode */
    UWord            key;      /* guest address of the block */
    struct CP_Block *all_next; /* every block ever made */
+   struct CP_Block *fn_next;  /* of its function (CP_Fn.own_blocks) */
    CP_Loc          *loc;      /* the block's start */
    UInt             n_instrs, n_runs;
    UInt             n_slots;  /* counters: runs, side exits taken, sim */
@@ -362,7 +404,7 @@ typedef struct CP_Arc {
    Addr           target;
    UInt           tid;        /* 1 unless --separate-threads=yes */
    ULong          count;
-   ULong          inclusive[CP_MAX_EV];
+   ULong          inclusive[];/* CP_(n_ev) events */
 } CP_Arc;
 
 /* An exit of a block that may change function: its kind as Callgrind
@@ -465,7 +507,7 @@ typedef struct CP_SysCost {
    CP_Fn             *ctx;
    UInt               tid;
    Addr               instr;
-   ULong              ev[CP_MAX_EV];
+   ULong              ev[];   /* CP_(n_ev) events */
 } CP_SysCost;
 CP_SysCost **CP_(sys_costs)(UInt *n);
 /* --collect-jumps: an indirect jump that stays in the function (a

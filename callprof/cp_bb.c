@@ -133,6 +133,8 @@ static CP_Fn *new_context(const CP_Fn *from, HChar *name)
    f->key = hash_str(hash_str(hash_str(7, f->obj), f->file), name);
    f->next = NULL;
    f->arcs = NULL;
+   f->own_blocks = NULL;
+   f->foreign = NULL;
    f->active = 0;
    f->n = n_fns++;
    f->levels = NULL;
@@ -420,11 +422,8 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
       branch (collectBlockInfo): the last exit, in the last instruction,
       goes to the next one. */
    b->inverted = to_next && n_exits > 0;
-   b->n_slots = b->n_runs + (b->exits ? b->n_exits : 0);
-   if (CP_(sim_slots) > 0) {
+   if (CP_(islots).per_instr > 0) {
       UInt k = 0;
-      b->sim_off = b->n_slots;
-      b->n_slots += n * CP_(sim_slots);
       b->sim = VG_(malloc)("cp.bb.new_block.8",
                            (n ? n : 1) * sizeof(CP_SimInstr));
       for (s = 0; s < in->stmts_used; s++) {
@@ -435,18 +434,21 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
          /* An instruction VEX could not decode has length 0: Callgrind
             takes it as 1. */
          b->sim[k].len = st->Ist.IMark.len ? st->Ist.IMark.len : 1;
-         b->sim[k].off = b->sim_off + k * CP_(sim_slots);
          b->sim[k].use_more = 0;
          b->sim[k].use_mask = 0;
          k++;
       }
-      CP_(sim_use_more)(b);
    }
+   b->n_slots = CP_(block_slots)(b);
+   if (b->sim)
+      CP_(sim_use_more)(b);
    b->count = VG_(calloc)("cp.bb.new_block.5", b->n_slots, sizeof(ULong));
 
    VG_(HT_add_node)(blocks_by_addr, b);
    b->all_next = CP_(all_blocks);
    CP_(all_blocks) = b;
+   b->fn_next = b->loc->fn->own_blocks;
+   b->loc->fn->own_blocks = b;
    return b;
 }
 
@@ -495,6 +497,9 @@ VG_REGPARM(2) ULong *CP_(foreign_count)(CP_Block *b, ULong clock)
       f->count = VG_(calloc)("cp.bb.foreign.2", b->n_slots, sizeof(ULong));
       f->next = b->foreign;
       b->foreign = f;
+      f->block = b;
+      f->ctx_next = ctx->foreign;
+      ctx->foreign = f;
    }
    /* Remembered for the inline check when the context alone decides:
       the shared counters (CP_(hot_ctx) is the context), no skipped
@@ -588,7 +593,7 @@ static void sim_branch(IRSB *out, const SimEmit *se, Bool cond, IRExpr *arg)
    IRExpr *c = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64,
       IRExpr_RdTmp(se->base),
       IRExpr_Const(IRConst_U64(8 * (ULong)(ii->off
-                                           + CP_(sim_branch_off))))));
+                                           + CP_(islots).branch)))));
    IRExpr *low = mkIRExpr_HWord(ii->addr & (cond ? 0x7f : 0x1ff));
    IRDirty *d = unsafeIRDirty_0_N(3, cond ? "cp_sim_cond" : "cp_sim_ind",
                                   VG_(fnptr_to_fnentry)(cond ? &CP_(sim_cond)

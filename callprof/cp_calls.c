@@ -153,7 +153,7 @@ typedef struct ArcNode {
    struct ArcNode *next;   /* VgHashNode */
    UWord           key;
    CP_Fn          *caller;
-   CP_Arc          arc;
+   CP_Arc          arc;    /* last: its inclusive costs follow */
 } ArcNode;
 
 static VgHashTable *arcs;
@@ -168,7 +168,8 @@ static CP_Arc *arc_get(CP_Fn *caller, Addr site, CP_Fn *callee, Addr target)
       if (n->key == key && n->caller == caller && n->arc.site == site &&
           n->arc.callee == callee && n->arc.tid == tid)
          return &n->arc;
-   n = VG_(calloc)("cp.calls.arc_get.1", 1, sizeof *n);
+   n = VG_(calloc)("cp.calls.arc_get.1", 1,
+                   sizeof *n + CP_(n_ev) * sizeof(ULong));
    n->key = key;
    n->caller = caller;
    n->arc.site = site;
@@ -785,8 +786,7 @@ static void sys_time(Thread *t)
       return;
    VG_(clock_gettime)(&now, VKI_CLOCK_MONOTONIC);
    ns = ts_diff(&now, &t->sys_start);
-   for (k = 0; k < CP_MAX_EV; k++)
-      ev[k] = 0;
+   CP_(ev_clear)(ev);
    ev[s] = 1;
    ev[s + 1] = CP_(clo_collect_systime) == CP_SYS_MSEC ? ns / 1000000 :
                CP_(clo_collect_systime) == CP_SYS_USEC ? ns / 1000 : ns;

@@ -89,114 +89,134 @@
    adds cost, as "calls=0" misleads callgrind_annotate); an arc that
    cost nothing keeps its count for the next dump. */
 
+/* A cost line to write: an address and its CP_(n_ev) events (records
+   of cost_size bytes: the events of this run and no more).  A dump
+   gathers them one context at a time, from the counters charged to it
+   (CP_Fn.own_blocks and .foreign) and its system calls, into one buffer
+   that grows to the largest context: never the whole program's. */
 typedef struct {
-   CP_Fn *fn;
    Addr   addr;
-   ULong  ev[CP_MAX_EV];
+   ULong  ev[];
 } Cost;
+
+static SizeT cost_size;
+#define COST(v, i) ((Cost *)((HChar *)(v) + (SizeT)(i) * cost_size))
+
+static Cost *cost_buf;
+static UInt  cost_cap;     /* records cost_buf holds */
 
 static Int cmp_cost(const void *a, const void *b)
 {
    const Cost *x = a, *y = b;
-   if (x->fn->n != y->fn->n)
-      return x->fn->n < y->fn->n ? -1 : 1;
    return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : 0;
 }
 
-static void add_costs(Cost *v, UInt *n, CP_Block *b, CP_Fn *fn, Addr site,
+static Int cmp_sys(const void *a, const void *b)
+{
+   const CP_SysCost *x = *(const CP_SysCost *const *)a,
+                    *y = *(const CP_SysCost *const *)b;
+   if (x->ctx->n != y->ctx->n)
+      return x->ctx->n < y->ctx->n ? -1 : 1;
+   return x->instr < y->instr ? -1 : x->instr > y->instr ? 1 : 0;
+}
+
+static void reserve(UInt n)
+{
+   if (n <= cost_cap)
+      return;
+   cost_cap = n > 2 * cost_cap ? n : 2 * cost_cap;
+   cost_buf = VG_(realloc)("cp.dump.costs.1", cost_buf, cost_cap * cost_size);
+}
+
+/* Block B's instructions that ran with counters COUNT, appended to
+   cost_buf[*n] as costs at their own addresses or, for skipped code,
+   at SITE. */
+static void add_costs(UInt *n, const CP_Block *b, Addr site,
                       const ULong *count)
 {
    UInt i;
-   Int k;
+   reserve(*n + b->n_instrs);
    for (i = 0; i < b->n_instrs; i++) {
-      ULong c = count[b->run_of[i]];
-      if (c == 0)
+      Cost *c;
+      if (count[b->run_of[i]] == 0)
          continue;
-      v[*n].fn = fn;
-      v[*n].addr = site ? site : b->instr_addr[i];
-      for (k = 0; k < CP_MAX_EV; k++)
-         v[*n].ev[k] = 0;
-      v[*n].ev[0] = c;
-      if (b->sim && CP_(ev_bc) >= 0) {
-         const ULong *bc = count + b->sim[i].off + CP_(sim_branch_off);
-         for (k = 0; k < 4; k++)
-            v[*n].ev[CP_(ev_bc) + k] = bc[k];
-      }
-      if (b->sim && CP_(ev_use) >= 0 && CP_(clo_cache_sim)) {
-         const ULong *u = count + b->sim[i].off + CP_(sim_use_off);
-         for (k = 0; k < 4; k++)
-            v[*n].ev[CP_(ev_use) + k] = u[k];
-      }
-      if (b->sim && CP_(clo_cache_sim)) {
-         /* cp_sim.c's counters per instruction, into the events */
-         const ULong *sc = count + b->sim[i].off;
-         UInt per = CP_(sim_branch_off) / 3, cl;  /* per class */
-         for (cl = 0; cl < 3; cl++) {         /* fetch, read, write */
-            const ULong *x = sc + cl * per;
-            if (cl > 0)
-               v[*n].ev[CP_EV_DR + cl - 1] = x[0];
-            v[*n].ev[CP_EV_I1MR + cl] = x[1];
-            v[*n].ev[CP_EV_ILMR + cl] = x[2];
-            if (per == 4)
-               v[*n].ev[CP_EV_ILDMR + cl] = x[3];
-         }
-      }
-      if (b->bus && CP_(ev_ge) >= 0)
-         v[*n].ev[CP_(ev_ge)] = c * b->bus[i];
+      c = COST(cost_buf, *n);
+      c->addr = site ? site : b->instr_addr[i];
+      CP_(instr_cost)(b, i, count, c->ev);
       (*n)++;
    }
 }
 
-/* Every instruction of thread TID's costs once, by function and
-   address; TOTAL gets their sum. */
-static Cost *gather(UInt tid, UInt *n_out, ULong *total)
+/* Context FN's costs in thread TID into cost_buf, by address, each
+   address once; their number.  SYS[*SI ..] are the system calls'
+   costs, sorted by context (cmp_sys): FN's are taken. */
+static UInt fn_costs(CP_Fn *fn, UInt tid, CP_SysCost **sys, UInt n_sys,
+                     UInt *si)
 {
-   UInt n = 0, i, j, n_sys;
+   UInt n = 0, i, j;
    CP_Block *b;
    CP_Foreign *f;
-   CP_SysCost **sys = CP_(sys_costs)(&n_sys);
-   Cost *v;
-   Int k;
 
-   for (b = CP_(all_blocks); b; b = b->all_next) {
-      n += b->n_instrs;
-      for (f = b->foreign; f; f = f->next)
-         n += b->n_instrs;
-   }
-   n += n_sys;
-   v = VG_(malloc)("cp.dump.gather.1", (n ? n : 1) * sizeof(Cost));
-   n = 0;
-   for (b = CP_(all_blocks); b; b = b->all_next) {
-      if (tid == 1)
-         add_costs(v, &n, b, b->loc->fn, 0, b->count);
-      for (f = b->foreign; f; f = f->next)
-         if (f->tid == tid)
-            add_costs(v, &n, b, f->ctx, f->site, f->count);
-   }
-   for (i = 0; i < n_sys; i++) {
-      if (sys[i]->tid != tid)
+   if (tid == 1)         /* the shared counters are thread 1's */
+      for (b = fn->own_blocks; b; b = b->fn_next)
+         add_costs(&n, b, 0, b->count);
+   for (f = fn->foreign; f; f = f->ctx_next)
+      if (f->tid == tid)
+         add_costs(&n, f->block, f->site, f->count);
+   for (; *si < n_sys && sys[*si]->ctx->n <= fn->n; (*si)++) {
+      if (sys[*si]->ctx != fn || sys[*si]->tid != tid)
          continue;
-      v[n].fn = sys[i]->ctx;
-      v[n].addr = sys[i]->instr;
-      for (k = 0; k < CP_MAX_EV; k++)
-         v[n].ev[k] = sys[i]->ev[k];
+      reserve(n + 1);
+      COST(cost_buf, n)->addr = sys[*si]->instr;
+      VG_(memcpy)(COST(cost_buf, n)->ev, sys[*si]->ev,
+                  CP_(n_ev) * sizeof(ULong));
       n++;
    }
-   VG_(free)(sys);
-   VG_(ssort)(v, n, sizeof(Cost), cmp_cost);
-   for (k = 0; k < CP_MAX_EV; k++)
-      total[k] = 0;
+   VG_(ssort)(cost_buf, n, cost_size, cmp_cost);
    for (i = 0, j = 0; i < n; i++) {
-      for (k = 0; k < CP_MAX_EV; k++)
-         total[k] += v[i].ev[k];
-      if (j > 0 && v[j - 1].fn == v[i].fn && v[j - 1].addr == v[i].addr)
-         for (k = 0; k < CP_MAX_EV; k++)
-            v[j - 1].ev[k] += v[i].ev[k];
-      else
-         v[j++] = v[i];
+      Cost *c = COST(cost_buf, i);
+      if (j > 0 && COST(cost_buf, j - 1)->addr == c->addr)
+         CP_(ev_add)(COST(cost_buf, j - 1)->ev, c->ev);
+      else {
+         if (i != j)
+            VG_(memcpy)(COST(cost_buf, j), c, cost_size);
+         j++;
+      }
    }
-   *n_out = j;
-   return v;
+   return j;
+}
+
+/* The sum of block B's costs with counters COUNT, added to TOTAL. */
+static void add_total(const CP_Block *b, const ULong *count, ULong *total)
+{
+   ULong ev[CP_MAX_EV];
+   UInt i;
+   for (i = 0; i < b->n_instrs; i++)
+      if (count[b->run_of[i]] > 0) {
+         CP_(instr_cost)(b, i, count, ev);
+         CP_(ev_add)(total, ev);
+      }
+}
+
+/* Thread TID's total (the header's summary: line, before any cost is
+   written). */
+static void file_total(UInt tid, CP_SysCost **sys, UInt n_sys, ULong *total)
+{
+   CP_Block *b;
+   CP_Foreign *f;
+   UInt i;
+
+   CP_(ev_clear)(total);
+   for (b = CP_(all_blocks); b; b = b->all_next) {
+      if (tid == 1)
+         add_total(b, b->count, total);
+      for (f = b->foreign; f; f = f->next)
+         if (f->tid == tid)
+            add_total(b, f->count, total);
+   }
+   for (i = 0; i < n_sys; i++)
+      if (sys[i]->tid == tid)
+         CP_(ev_add)(total, sys[i]->ev);
 }
 
 /* The position of A: address relative to its object, source line, and
@@ -347,8 +367,8 @@ static void block_jumps(const CP_Block *b, const ULong *c, CP_Fn *ctx,
       reach[e] = c[x[e].run];
       for (k = 0; k < e && k < last; k++)
          if (x[k].run == x[e].run)
-            reach[e] -= reach[e] >= c[b->n_runs + k] ? c[b->n_runs + k]
-                                                       : reach[e];
+            reach[e] -= reach[e] >= CP_EXIT_TAKEN(b, c, k)
+                        ? CP_EXIT_TAKEN(b, c, k) : reach[e];
    }
    for (e = 0; e <= last; e++) {
       Jump *j = &v[*n];
@@ -361,7 +381,7 @@ static void block_jumps(const CP_Block *b, const ULong *c, CP_Fn *ctx,
       j->instr = x[e].instr;
       j->target = x[e].target;
       j->cond = !final || b->inverted;
-      j->followed = final ? reach[e] : c[b->n_runs + e];
+      j->followed = final ? reach[e] : CP_EXIT_TAKEN(b, c, e);
       j->executed = !final ? reach[e] : b->inverted ? reach[last - 1]
                                                     : reach[e];
       if (j->followed > 0)
@@ -427,7 +447,8 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
 /*--- Writing one file                                     ---*/
 /*------------------------------------------------------------*/
 
-/* Function (context) FN's costs, jumps and calls, V[*I], JV[*JI] on,
+/* Function (context) FN's costs V[0 .. N), and its jumps JV[*JI] on and
+   calls,
    in address order as Callgrind writes them (dump.c, fprint_bbcc): at
    each address its cost, then its jumps, then its calls; before each,
    fi=/fe= when its source file is not the one in force.  So a call made
@@ -439,20 +460,20 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
    one line make one cost line, and a jump to no line is left out (it
    says nothing). */
 static void write_function(PW_Cg *w, CP_Fn *fn, UInt tid,
-                           const Cost *v, UInt n, UInt *i,
+                           const Cost *v, UInt n,
                            const Jump *jv, UInt nj, UInt *ji)
 {
+   UInt i0 = 0, *i = &i0;
    const Addr none = ~(Addr)0;
    HChar file[4096], file2[4096], tfile[4096];
    PW_CgPos pos, p2, to;
    ULong ev[CP_MAX_EV];
    UInt n_arcs, ai = 0;
    CP_Arc **arcs = arcs_of(fn, tid, &n_arcs);
-   Int e;
 
    pw_cg_function(w, fn->obj, fn->file, fn->name);
    for (;;) {
-      Addr ca = *i < n && v[*i].fn == fn ? v[*i].addr : none;
+      Addr ca = *i < n ? COST(v, *i)->addr : none;
       Addr ja = *ji < nj && jv[*ji].fn == fn ? jv[*ji].instr : none;
       Addr aa = ai < n_arcs ? arcs[ai]->site : none;
       if (ca == none && ja == none && aa == none)
@@ -461,17 +482,15 @@ static void write_function(PW_Cg *w, CP_Fn *fn, UInt tid,
          Addr next = ja < aa ? ja : aa;
          if (!pos_of(ca, &pos, file, sizeof file))
             VG_(strcpy)(file, fn->file);
-         for (e = 0; e < CP_MAX_EV; e++)
-            ev[e] = v[*i].ev[e];
+         VG_(memcpy)(ev, COST(v, *i)->ev, CP_(n_ev) * sizeof(ULong));
          (*i)++;
-         while (!CP_(clo_dump_instr) && *i < n && v[*i].fn == fn &&
-                v[*i].addr <= next) {
-            if (!pos_of(v[*i].addr, &p2, file2, sizeof file2))
+         while (!CP_(clo_dump_instr) && *i < n &&
+                COST(v, *i)->addr <= next) {
+            if (!pos_of(COST(v, *i)->addr, &p2, file2, sizeof file2))
                VG_(strcpy)(file2, fn->file);
             if (p2.line != pos.line || !VG_STREQ(file, file2))
                break;
-            for (e = 0; e < CP_MAX_EV; e++)
-               ev[e] += v[*i].ev[e];
+            CP_(ev_add)(ev, COST(v, *i)->ev);
             (*i)++;
          }
          pw_cg_file(w, file);
@@ -541,10 +560,10 @@ static void write_file(const HChar *trigger, UInt tid)
    PW_CgHeader h;
    PW_File *f;
    PW_Cg *w;
-   Cost *v;
    Jump *jv = NULL;
    CP_Fn **fns;
-   UInt n, n_fns, n_jumps = 0, i, k, ji = 0, len;
+   CP_SysCost **sys;
+   UInt n_fns, n_jumps = 0, n_sys, si = 0, k, ji = 0, len;
    ULong total[CP_MAX_EV];
    Bool continued;
 
@@ -567,7 +586,10 @@ static void write_file(const HChar *trigger, UInt tid)
    continued = CP_(clo_combine_dumps) && parts_written > 0 &&
                copy_file(path, pw_file_sink(f));
 
-   v = gather(tid, &n, total);
+   cost_size = sizeof(Cost) + CP_(n_ev) * sizeof(ULong);
+   sys = CP_(sys_costs)(&n_sys);
+   VG_(ssort)(sys, n_sys, sizeof *sys, cmp_sys);
+   file_total(tid, sys, n_sys, total);
    if (CP_(clo_collect_jumps))
       jv = gather_jumps(tid, &n_jumps);
    fns = CP_(all_fns)(&n_fns);
@@ -600,28 +622,32 @@ static void write_file(const HChar *trigger, UInt tid)
    w = pw_cg_begin(pw_file_sink(f), &h);
    if (w == NULL) {
       pw_file_abandon(f);
-      VG_(free)(v);
+      VG_(free)(sys);
       VG_(free)(fns);
       if (jv)
          VG_(free)(jv);
       return;
    }
 
-   /* Functions in creation order; v and jv are sorted the same way. */
-   for (k = 0, i = 0; k < n_fns; k++) {
+   /* Functions in creation order; sys and jv are sorted the same way. */
+   for (k = 0; k < n_fns; k++) {
       CP_Fn *fn = fns[k];
       Bool has_arcs = False;
       CP_Arc *a;
+      UInt n = fn_costs(fn, tid, sys, n_sys, &si);
       for (a = fn->arcs; a; a = a->next)
          has_arcs |= arc_shown(a, tid);
       while (ji < n_jumps && jv[ji].fn->n < fn->n)
          ji++;          /* jumps of a function with no cost (none) */
-      if ((i >= n || v[i].fn != fn) && !has_arcs)
+      if (n == 0 && !has_arcs)
          continue;
-      write_function(w, fn, tid, v, n, &i, jv, n_jumps, &ji);
+      write_function(w, fn, tid, cost_buf, n, jv, n_jumps, &ji);
    }
-   VG_(free)(v);
+   VG_(free)(sys);
    VG_(free)(fns);
+   VG_(free)(cost_buf);
+   cost_buf = NULL;
+   cost_cap = 0;
    if (jv)
       VG_(free)(jv);
    for (k = 0; k < CP_(n_ev); k++)
@@ -699,7 +725,6 @@ void CP_(add_sys_cost)(CP_Fn *ctx, UInt tid, Addr instr, const ULong *ev)
 {
    UWord key = ((UWord)ctx * 31 + instr) * 31 + tid;
    CP_SysCost *c;
-   Int k;
 
    if (sys_table == NULL)
       sys_table = VG_(HT_construct)("callprof syscalls");
@@ -707,15 +732,15 @@ void CP_(add_sys_cost)(CP_Fn *ctx, UInt tid, Addr instr, const ULong *ev)
       if (c->key == key && c->ctx == ctx && c->instr == instr && c->tid == tid)
          break;
    if (c == NULL) {
-      c = VG_(calloc)("cp.dump.add_sys_cost.1", 1, sizeof *c);
+      c = VG_(calloc)("cp.dump.add_sys_cost.1", 1,
+                      sizeof *c + CP_(n_ev) * sizeof(ULong));
       c->key = key;
       c->ctx = ctx;
       c->tid = tid;
       c->instr = instr;
       VG_(HT_add_node)(sys_table, c);
    }
-   for (k = 0; k < CP_MAX_EV; k++)
-      c->ev[k] += ev[k];
+   CP_(ev_add)(c->ev, ev);
 }
 
 CP_SysCost **CP_(sys_costs)(UInt *n)
@@ -737,7 +762,6 @@ static void zero_costs(UInt tid, Bool keep_unshown)
    CP_SysCost **sys;
    CP_IndJump **ind;
    UInt n, i;
-   Int k;
 
    for (b = CP_(all_blocks); b; b = b->all_next) {
       if (tid == 1)
@@ -754,16 +778,14 @@ static void zero_costs(UInt tid, Bool keep_unshown)
             continue;
          if (!keep_unshown || arc_shown(a, tid))
             a->count = 0;
-         for (k = 0; k < CP_MAX_EV; k++)
-            a->inclusive[k] = 0;
+         CP_(ev_clear)(a->inclusive);
       }
    }
    VG_(free)(fns);
    sys = CP_(sys_costs)(&n);
    for (i = 0; i < n; i++)
       if (sys[i]->tid == tid)
-         for (k = 0; k < CP_MAX_EV; k++)
-            sys[i]->ev[k] = 0;
+         CP_(ev_clear)(sys[i]->ev);
    VG_(free)(sys);
    ind = ind_jumps(&n);
    for (i = 0; i < n; i++)

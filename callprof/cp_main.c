@@ -170,95 +170,6 @@ static Bool separate_option(const HChar *arg, const HChar *name, Long *n,
    return True;
 }
 
-/*------------------------------------------------------------*/
-/*--- Events                                               ---*/
-/*------------------------------------------------------------*/
-
-Int          CP_(n_ev), CP_(ev_ge) = -1, CP_(ev_sys) = -1;
-const HChar *CP_(ev_name)[CP_MAX_EV];
-
-/* Every event callprof can count, in Callgrind's order, with the
-   options that add it. */
-typedef enum { EvAlways, EvCache, EvWb, EvBranch, EvUse, EvBus, EvSys,
-               EvSysNsec } EvGroup;
-static const struct { const HChar *name; EvGroup group; } all_events[] = {
-   { "Ir", EvAlways },
-   { "Dr", EvCache }, { "Dw", EvCache }, { "I1mr", EvCache },
-   { "D1mr", EvCache }, { "D1mw", EvCache }, { "ILmr", EvCache },
-   { "DLmr", EvCache }, { "DLmw", EvCache },
-   { "ILdmr", EvWb }, { "DLdmr", EvWb }, { "DLdmw", EvWb },
-   { "Bc", EvBranch }, { "Bcm", EvBranch }, { "Bi", EvBranch },
-   { "Bim", EvBranch },
-   { "AcCost1", EvUse }, { "SpLoss1", EvUse }, { "AcCost2", EvUse },
-   { "SpLoss2", EvUse },
-   { "Ge", EvBus },
-   { "sysCount", EvSys }, { "sysTime", EvSys }, { "sysCpuTime", EvSysNsec },
-};
-#define N_ALL_EVENTS (sizeof all_events / sizeof all_events[0])
-/* Every option at once gives every event. */
-typedef char all_events_fit[N_ALL_EVENTS <= CP_MAX_EV ? 1 : -1];
-
-/* The group of the event NAME; -1: no such event. */
-static Int event_group(const HChar *name)
-{
-   UInt k;
-   for (k = 0; k < N_ALL_EVENTS; k++)
-      if (VG_STREQ(name, all_events[k].name))
-         return all_events[k].group;
-   return -1;
-}
-
-/* "expected an event: Ir, or with the options that add them Dr Dw ..." */
-static const HChar *known_events_text(void)
-{
-   static HChar text[256];
-   Int n = VG_(snprintf)(text, sizeof text, "expected an event: %s, or with "
-                         "the options that add them", all_events[0].name);
-   UInt k;
-   for (k = 1; k < N_ALL_EVENTS && n < (Int)sizeof text; k++)
-      if (all_events[k].group != EvUse)
-         n += VG_(snprintf)(text + n, sizeof text - n, " %s",
-                            all_events[k].name);
-   return text;
-}
-
-static Bool group_on(EvGroup g)
-{
-   switch (g) {
-   case EvAlways:  return True;
-   case EvCache:   return CP_(clo_cache_sim);
-   case EvWb:      return CP_(clo_cache_sim) && CP_(clo_simulate_wb);
-   case EvBranch:  return CP_(clo_branch_sim);
-   /* As in Callgrind, even when --cache-sim=no came after (all 0). */
-   case EvUse:     return CP_(clo_cacheuse);
-   case EvBus:     return CP_(clo_collect_bus);
-   case EvSys:     return CP_(clo_collect_systime) != CP_SYS_NO;
-   case EvSysNsec: return CP_(clo_collect_systime) == CP_SYS_NSEC;
-   }
-   return False;
-}
-
-/* The events of this run, and the indices of the groups the code looks
-   up (the cache events sit at the fixed CP_EV_DR ...). */
-static void set_events(void)
-{
-   UInt k;
-   for (k = 0; k < N_ALL_EVENTS; k++) {
-      EvGroup g = all_events[k].group;
-      if (!group_on(g))
-         continue;
-      if (g == EvBranch && CP_(ev_bc) < 0)
-         CP_(ev_bc) = CP_(n_ev);
-      else if (g == EvUse && CP_(ev_use) < 0)
-         CP_(ev_use) = CP_(n_ev);
-      else if (g == EvBus)
-         CP_(ev_ge) = CP_(n_ev);
-      else if (g == EvSys && CP_(ev_sys) < 0)
-         CP_(ev_sys) = CP_(n_ev);
-      CP_(ev_name)[CP_(n_ev)++] = all_events[k].name;
-   }
-}
-
 static Bool cp_process_cmd_line_option(const HChar *arg)
 {
    const HChar *v;
@@ -339,13 +250,9 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
       /* Whether the profile will have the event is known only after the
          last option (folded_event_index); a name of no event at all is
          refused here. */
-      Int g = event_group(v);
-      if (g < 0)
-         clo_reject(arg, known_events_text());
-      /* Charged when lines are evicted, to no call path (cp_cacheuse.h). */
-      if (g == EvUse)
-         clo_reject(arg, "cache use is charged to single instructions, "
-                         "not to call paths");
+      const HChar *err = CP_(folded_event_check)(v);
+      if (err)
+         clo_reject(arg, err);
       clo_folded_event = v;
    }
    else if (clo_match(arg, "--folded-out-file", &v)) {
@@ -469,7 +376,7 @@ static void cp_post_clo_init(void)
                          "callprof", PW_MODE_CALLGRIND);
    set_translation();
    CP_(sim_post_clo_init)();    /* settles which simulation options hold */
-   set_events();
+   CP_(events_init)();
    CP_(folded_ev) = folded_event_index();
    CP_(separate_callers_on) = clo_separate_callers > 0 ||
                               callers_patterns != NULL;

@@ -72,11 +72,6 @@ Bool   CP_(clo_simulate_wb) = False;
 Bool   CP_(clo_simulate_hwpref) = False;
 Bool   CP_(clo_cacheuse) = False;
 Bool   CP_(clo_branch_sim) = False;
-UInt   CP_(sim_slots) = 0;
-UInt   CP_(sim_branch_off) = 0;
-UInt   CP_(sim_use_off) = 0;
-Int    CP_(ev_bc) = -1;
-Int    CP_(ev_use) = -1;
 ULong *CP_(sim_ev);
 const CP_SimHelpers *CP_(sim_helpers);
 
@@ -202,11 +197,6 @@ void CP_(sim_post_clo_init)(void)
                 "cache usage\n");
       CP_(clo_simulate_wb) = False;
    }
-   CP_(sim_branch_off) = !CP_(clo_cache_sim) ? 0
-                         : CP_(clo_simulate_wb) ? 12 : 9;
-   CP_(sim_use_off) = CP_(sim_branch_off) + (CP_(clo_branch_sim) ? 4 : 0);
-   CP_(sim_slots) = CP_(sim_use_off)
-                    + (CP_(clo_cache_sim) && CP_(clo_cacheuse) ? 4 : 0);
    if (!CP_(clo_cache_sim))
       return;
    machine_caches();
@@ -383,9 +373,9 @@ static inline void count(CS_Result r, ULong *c, Int k)
    }
 }
 
-/* Each class's counters: 3 of them (access, L1 miss, LL miss), 4 with
-   --simulate-wb (and a dirty LL miss). */
-#define CLASS(k) ((k) * (CP_(sim_branch_off) / 3))
+/* Each class's counters (cp_events.c): access, L1 miss, LL miss, and a
+   dirty LL miss with --simulate-wb. */
+#define CLASS(k) ((k) * CP_(islots).class_width)
 
 /* The helpers of each model, chosen once (CP_(sim_helpers)), so that
    the plain model's helpers test no option: FETCH, READ and WRITE are
@@ -422,7 +412,7 @@ static inline void use_access(const CP_SimInstr *ii, ULong *base, Addr a,
    use.collect = CP_(sim_ev) != NULL;
    count(cs_use_access(&sim, &use, k == 0 ? CS_USE_I1 : CS_USE_D1, a,
                        (unsigned)size,
-                       (cs_u64 *)base + ii->off + CP_(sim_use_off)),
+                       (cs_u64 *)base + ii->off + CP_(islots).use),
          base + ii->off + CLASS(k), k);
 }
 

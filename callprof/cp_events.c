@@ -1,0 +1,194 @@
+/* cp_events.c: the events callprof counts, and where their counters are.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   This file owns two layouts that the rest of callprof only asks about.
+
+   The events of a run: Ir always, and the events the options add, in
+   Callgrind's order (the table below).  They are the columns of the
+   output file, and every cost vector of callprof (an arc's inclusive
+   cost, a system call's cost, a cost line being written) holds exactly
+   CP_(n_ev) of them, in that order: a run counting Ir alone keeps one
+   number per arc, not one per event callprof knows.
+
+   The counters of a block.  Generated code adds to one array of ULongs
+   per block and context (cp.h, CP_Block.count and CP_Foreign.count):
+
+      [0, n_runs)                 executions of each run (Ir: a run's
+                                  instructions each ran that often)
+      [n_runs, n_runs + n_exits)  --collect-jumps: times each side exit
+                                  was taken
+      [sim_off + k * per_instr,   instruction k's counters of the
+         ... + per_instr)         simulations, CP_(islots) below:
+
+           class_width counters for each of fetch, read, write: the
+           accesses, L1 misses, LL misses (and dirty LL misses with
+           --simulate-wb: class_width 4, else 3); a fetch's accesses are
+           the Ir above, so its first counter stays 0;
+           at .branch, --branch-sim: Bc Bcm Bi Bim;
+           at .use, --cacheuse with --cache-sim: AcCost1 SpLoss1
+           AcCost2 SpLoss2.
+
+   Nothing is kept for an event that is not counted: without any
+   simulation a block has its run (and exit) counters only.
+   CP_(instr_cost) turns one instruction's counters into the output
+   columns; cp_dump.c writes those and never looks inside a block's
+   array itself. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+
+#include "cp.h"
+
+/*------------------------------------------------------------*/
+/*--- The events                                           ---*/
+/*------------------------------------------------------------*/
+
+Int          CP_(n_ev), CP_(ev_ge) = -1, CP_(ev_sys) = -1;
+Int          CP_(ev_bc) = -1, CP_(ev_use) = -1;
+const HChar *CP_(ev_name)[CP_MAX_EV];
+CP_InstrSlots CP_(islots);
+
+/* Every event callprof can count, in Callgrind's order, with the
+   options that add it. */
+typedef enum { EvAlways, EvCache, EvWb, EvBranch, EvUse, EvBus, EvSys,
+               EvSysNsec } EvGroup;
+static const struct { const HChar *name; EvGroup group; } all_events[] = {
+   { "Ir", EvAlways },
+   { "Dr", EvCache }, { "Dw", EvCache }, { "I1mr", EvCache },
+   { "D1mr", EvCache }, { "D1mw", EvCache }, { "ILmr", EvCache },
+   { "DLmr", EvCache }, { "DLmw", EvCache },
+   { "ILdmr", EvWb }, { "DLdmr", EvWb }, { "DLdmw", EvWb },
+   { "Bc", EvBranch }, { "Bcm", EvBranch }, { "Bi", EvBranch },
+   { "Bim", EvBranch },
+   { "AcCost1", EvUse }, { "SpLoss1", EvUse }, { "AcCost2", EvUse },
+   { "SpLoss2", EvUse },
+   { "Ge", EvBus },
+   { "sysCount", EvSys }, { "sysTime", EvSys }, { "sysCpuTime", EvSysNsec },
+};
+#define N_ALL_EVENTS (sizeof all_events / sizeof all_events[0])
+/* Every option at once gives every event. */
+typedef char all_events_fit[N_ALL_EVENTS <= CP_MAX_EV ? 1 : -1];
+
+/* "expected an event: Ir, or with the options that add them Dr Dw ..." */
+static const HChar *known_events_text(void)
+{
+   static HChar text[256];
+   Int n = VG_(snprintf)(text, sizeof text, "expected an event: %s, or with "
+                         "the options that add them", all_events[0].name);
+   UInt k;
+   for (k = 1; k < N_ALL_EVENTS && n < (Int)sizeof text; k++)
+      if (all_events[k].group != EvUse)
+         n += VG_(snprintf)(text + n, sizeof text - n, " %s",
+                            all_events[k].name);
+   return text;
+}
+
+const HChar *CP_(folded_event_check)(const HChar *name)
+{
+   UInt k;
+   for (k = 0; k < N_ALL_EVENTS; k++)
+      if (VG_STREQ(name, all_events[k].name))
+         break;
+   if (k == N_ALL_EVENTS)
+      return known_events_text();
+   /* Charged when lines are evicted, to no call path (cp_cacheuse.h). */
+   if (all_events[k].group == EvUse)
+      return "cache use is charged to single instructions, not to call "
+             "paths";
+   return NULL;
+}
+
+static Bool group_on(EvGroup g)
+{
+   switch (g) {
+   case EvAlways:  return True;
+   case EvCache:   return CP_(clo_cache_sim);
+   case EvWb:      return CP_(clo_cache_sim) && CP_(clo_simulate_wb);
+   case EvBranch:  return CP_(clo_branch_sim);
+   /* As in Callgrind, even when --cache-sim=no came after (all 0). */
+   case EvUse:     return CP_(clo_cacheuse);
+   case EvBus:     return CP_(clo_collect_bus);
+   case EvSys:     return CP_(clo_collect_systime) != CP_SYS_NO;
+   case EvSysNsec: return CP_(clo_collect_systime) == CP_SYS_NSEC;
+   }
+   return False;
+}
+
+void CP_(events_init)(void)
+{
+   CP_InstrSlots *s = &CP_(islots);
+   UInt k;
+
+   for (k = 0; k < N_ALL_EVENTS; k++) {
+      EvGroup g = all_events[k].group;
+      if (!group_on(g))
+         continue;
+      if (g == EvBranch && CP_(ev_bc) < 0)
+         CP_(ev_bc) = CP_(n_ev);
+      else if (g == EvUse && CP_(ev_use) < 0)
+         CP_(ev_use) = CP_(n_ev);
+      else if (g == EvBus)
+         CP_(ev_ge) = CP_(n_ev);
+      else if (g == EvSys && CP_(ev_sys) < 0)
+         CP_(ev_sys) = CP_(n_ev);
+      CP_(ev_name)[CP_(n_ev)++] = all_events[k].name;
+   }
+
+   /* The simulations' counters of one instruction (see the top). */
+   s->class_width = !CP_(clo_cache_sim) ? 0 : CP_(clo_simulate_wb) ? 4 : 3;
+   s->branch = 3 * s->class_width;
+   s->use = s->branch + (CP_(clo_branch_sim) ? 4 : 0);
+   s->per_instr = s->use + (CP_(clo_cache_sim) && CP_(clo_cacheuse) ? 4 : 0);
+}
+
+/*------------------------------------------------------------*/
+/*--- A block's counters                                   ---*/
+/*------------------------------------------------------------*/
+
+UInt CP_(block_slots)(CP_Block *b)
+{
+   UInt k;
+   b->sim_off = b->n_runs + (b->exits ? b->n_exits : 0);
+   if (b->sim)
+      for (k = 0; k < b->n_instrs; k++)
+         b->sim[k].off = b->sim_off + k * CP_(islots).per_instr;
+   return b->sim_off + (b->sim ? b->n_instrs * CP_(islots).per_instr : 0);
+}
+
+void CP_(instr_cost)(const CP_Block *b, UInt i, const ULong *count,
+                     ULong *ev)
+{
+   const CP_InstrSlots *s = &CP_(islots);
+   const ULong *c;
+   Int k;
+
+   for (k = 0; k < CP_(n_ev); k++)
+      ev[k] = 0;
+   ev[0] = count[b->run_of[i]];
+   if (b->bus && CP_(ev_ge) >= 0)
+      ev[CP_(ev_ge)] = ev[0] * b->bus[i];
+   if (b->sim == NULL)
+      return;
+   c = count + b->sim[i].off;
+   if (s->class_width > 0) {
+      UInt cl;
+      for (cl = 0; cl < 3; cl++) {         /* fetch, read, write */
+         const ULong *x = c + cl * s->class_width;
+         if (cl > 0)
+            ev[CP_EV_DR + cl - 1] = x[0];
+         ev[CP_EV_I1MR + cl] = x[1];
+         ev[CP_EV_ILMR + cl] = x[2];
+         if (s->class_width == 4)
+            ev[CP_EV_ILDMR + cl] = x[3];
+      }
+   }
+   if (CP_(ev_bc) >= 0)
+      for (k = 0; k < 4; k++)
+         ev[CP_(ev_bc) + k] = c[s->branch + k];
+   if (CP_(ev_use) >= 0 && CP_(clo_cache_sim))
+      for (k = 0; k < 4; k++)
+         ev[CP_(ev_use) + k] = c[s->use + k];
+}
