@@ -45,12 +45,14 @@
 
    Collection off (--collect-atstart=no, --toggle-collect, the client
    request TOGGLE_COLLECT) and --separate-threads=yes keep this hot path:
-   the instrumentation compares CP_(hot_ctx), not CP_(cur_ctx), with the
-   block's function.  CP_(set_ctx) keeps the two equal while the running
-   thread collects into the shared counters, and points CP_(hot_ctx) at a
-   mark no function has otherwise, so that every block asks
-   CP_(foreign_count) for its counters: a scratch array when collection
-   is off, the thread's own counters when threads are kept apart.
+   the instrumentation compares CP_(inline_ctx), not CP_(cur_ctx), with
+   the block's function.  CP_(set_ctx) keeps the two equal while the
+   running thread counts into the shared counters
+   (CP_(shared_counting)), and otherwise points CP_(inline_ctx) at
+   CP_(unshared_mark), a context no block ever runs in, so that every
+   block asks CP_(ctx_counters) for its counters: a scratch array when
+   collection is off, the thread's own counters when threads are kept
+   apart.
 
    Every name shared between these files is CP_(name), which expands to
    vgCallprof_name (all tool objects are linked with the core). */
@@ -241,7 +243,9 @@ typedef struct CP_Fn {
       CP_Foreign.ctx_next). */
    struct CP_Block   *own_blocks;
    struct CP_Foreign *foreign;
-   UInt          n;          /* creation order */
+   UInt          id;         /* from 0 in creation order: the output's
+                                order, and the index of per-thread
+                                tables (cp_calls.c, Thread.active) */
    /* Recursion levels (--separate-recs): a context is a function at a
       level, level 1 being the function itself; deeper levels are
       contexts of their own, named "fn'2", "fn'3" ... as Callgrind names
@@ -250,7 +254,8 @@ typedef struct CP_Fn {
    struct CP_Fn *base;
    UInt          level;
    UInt          max_rec;    /* levels kept apart: deeper ones share */
-   struct CP_Fn **levels;    /* of a base: [level], made when needed */
+   struct CP_Fn **levels;    /* of a base: [level], made when needed
+                                ([0] and [1] unused) */
    /* Callers (--separate-callers): a context is also a function with
       the callers it was called from, named "fn'caller1'caller2" ("fn'2'
       caller1" at level 2) as Callgrind names them.  FUNC is the function
@@ -260,6 +265,8 @@ typedef struct CP_Fn {
    UInt          max_callers;/* callers kept apart */
    UInt          n_callers;
    struct CP_Fn **callers;
+   struct CP_Fn  *last_callers;/* of a function: the caller context
+                                CP_(callers_ctx) found last */
 } CP_Fn;
 
 /* What Callgrind knows of the block starting at an address: its
@@ -366,14 +373,14 @@ void CP_(clock_fold)(ThreadId tid);
    block. */
 extern CP_Fn *CP_(cur_ctx);
 /* What the instrumentation compares (see the top of the file). */
-extern CP_Fn *CP_(hot_ctx);
-extern CP_Fn  CP_(off_mark);
+extern CP_Fn *CP_(inline_ctx);
+extern CP_Fn  CP_(unshared_mark);
 /* True while the running thread collects into the shared counters. */
-extern Bool   CP_(hot_ok);
+extern Bool   CP_(shared_counting);
 static inline void CP_(set_ctx)(CP_Fn *c)
 {
    CP_(cur_ctx) = c;
-   CP_(hot_ctx) = CP_(hot_ok) ? c : &CP_(off_mark);
+   CP_(inline_ctx) = CP_(shared_counting) ? c : &CP_(unshared_mark);
 }
 /* False after --instr-atstart=no or STOP_INSTRUMENTATION. */
 extern Bool CP_(instrumenting);
@@ -423,7 +430,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
                                     ULong clock);
 /* The helper at entry of block B when the context is not B's function:
    the counters to use. */
-VG_REGPARM(2) ULong *CP_(foreign_count)(CP_Block *b, ULong clock);
+VG_REGPARM(2) ULong *CP_(ctx_counters)(CP_Block *b, ULong clock);
 
 /* --collect-bus: an atomic instruction ran (Ge). */
 VG_REGPARM(0) void CP_(bus_event)(void);

@@ -11,8 +11,8 @@
 
    What a block executes:
 
-      base = CP_(hot_ctx) == b->last_ctx ? b->last_count
-           :                                 CP_(foreign_count)(b, clock)
+      base = CP_(inline_ctx) == b->last_ctx ? b->last_count
+           :                                 CP_(ctx_counters)(b, clock)
       per run r:           base[r]++
       per exit, and at the end:
                            <clock slot> = <slot at entry> + <instrs so far>
@@ -58,9 +58,9 @@ ULong     CP_(ir);
 ULong     CP_(ir_stopped);
 
 CP_Fn    *CP_(cur_ctx);
-CP_Fn    *CP_(hot_ctx);
-CP_Fn     CP_(off_mark);
-Bool      CP_(hot_ok) = True;
+CP_Fn    *CP_(inline_ctx);
+CP_Fn     CP_(unshared_mark);
+Bool      CP_(shared_counting) = True;
 Bool      CP_(instrumenting) = True;
 CP_Block *CP_(sys_block);
 ULong    *CP_(sys_count);
@@ -107,7 +107,7 @@ static CP_Fn *fn_get(const HChar *obj, const HChar *file, const HChar *name)
    f->obj = VG_(strdup)("cp.bb.fn_get.2", obj);
    f->file = VG_(strdup)("cp.bb.fn_get.3", file);
    f->name = VG_(strdup)("cp.bb.fn_get.4", name);
-   f->n = n_fns++;
+   f->id = n_fns++;
    f->pop_on_jump = VG_(strncmp)(name, "_dl_runtime_resolve", 19) == 0;
    f->skip = CP_(fn_matches)(CP_PAT_SKIP, name);
    f->dump_before = CP_(fn_matches)(CP_PAT_DUMP_BEFORE, name);
@@ -136,8 +136,9 @@ static CP_Fn *new_context(const CP_Fn *from, HChar *name)
    f->own_blocks = NULL;
    f->foreign = NULL;
    f->active = 0;
-   f->n = n_fns++;
+   f->id = n_fns++;
    f->levels = NULL;
+   f->last_callers = NULL;
    VG_(HT_add_node)(fns, f);
    return f;
 }
@@ -198,8 +199,8 @@ CP_Fn *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n)
 
    if (n == 0)
       return fn;
-   if (fn->levels && fn->levels[0] && same_callers(fn->levels[0], callers, n))
-      return fn->levels[0];
+   if (fn->last_callers && same_callers(fn->last_callers, callers, n))
+      return fn->last_callers;
    for (i = 0; i < n; i++)
       key = (key << 7) + (key >> 25) + (UWord)callers[i];
    if (ctxs == NULL)
@@ -228,11 +229,7 @@ CP_Fn *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n)
       node->ctx = f;
       VG_(HT_add_node)(ctxs, node);
    }
-   /* the last one found: in levels[0], unused by the levels */
-   if (fn->levels == NULL)
-      fn->levels = VG_(calloc)("cp.bb.fn_level.1", fn->max_rec + 1,
-                               sizeof(CP_Fn *));
-   fn->levels[0] = node->ctx;
+   fn->last_callers = node->ctx;
    return node->ctx;
 }
 
@@ -457,7 +454,7 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    hundred instructions. */
 static ULong discard[4096];
 
-VG_REGPARM(2) ULong *CP_(foreign_count)(CP_Block *b, ULong clock)
+VG_REGPARM(2) ULong *CP_(ctx_counters)(CP_Block *b, ULong clock)
 {
    CP_Fn *ctx;
    CP_Foreign *f;
@@ -479,7 +476,7 @@ VG_REGPARM(2) ULong *CP_(foreign_count)(CP_Block *b, ULong clock)
    }
    tid = CP_(cost_tid)();
    if (ctx == b->loc->fn && tid == 1) {
-      if (CP_(hot_ctx) == ctx) {
+      if (CP_(inline_ctx) == ctx) {
          b->last_ctx = ctx;
          b->last_count = b->count;
       }
@@ -502,9 +499,9 @@ VG_REGPARM(2) ULong *CP_(foreign_count)(CP_Block *b, ULong clock)
       ctx->foreign = f;
    }
    /* Remembered for the inline check when the context alone decides:
-      the shared counters (CP_(hot_ctx) is the context), no skipped
+      the shared counters (CP_(inline_ctx) is the context), no skipped
       call site. */
-   if (CP_(hot_ctx) == ctx && site == 0) {
+   if (CP_(inline_ctx) == ctx && site == 0) {
       b->last_ctx = ctx;
       b->last_count = f->count;
    }
@@ -522,13 +519,13 @@ static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
    return IRExpr_RdTmp(t);
 }
 
-/* base = CP_(hot_ctx) == b->last_ctx ? b->last_count
-                                      : CP_(foreign_count)(b, CLOCK) */
+/* base = CP_(inline_ctx) == b->last_ctx ? b->last_count
+                                      : CP_(ctx_counters)(b, CLOCK) */
 static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
 {
    IRExpr *ctx = tmp_of(out, Ity_I64,
                         IRExpr_Load(Iend_LE, Ity_I64,
-                                    mkIRExpr_HWord((HWord)&CP_(hot_ctx))));
+                                    mkIRExpr_HWord((HWord)&CP_(inline_ctx))));
    IRExpr *last = tmp_of(out, Ity_I64,
                          IRExpr_Load(Iend_LE, Ity_I64,
                                      mkIRExpr_HWord((HWord)&b->last_ctx)));
@@ -538,8 +535,8 @@ static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
                                            mkIRExpr_HWord((HWord)&b->last_count)));
    IRTemp got = newIRTemp(out->tyenv, Ity_I64);
    IRTemp base = newIRTemp(out->tyenv, Ity_I64);
-   IRDirty *d = unsafeIRDirty_1_N(got, 2, "cp_foreign_count",
-                                  VG_(fnptr_to_fnentry)(&CP_(foreign_count)),
+   IRDirty *d = unsafeIRDirty_1_N(got, 2, "cp_ctx_counters",
+                                  VG_(fnptr_to_fnentry)(&CP_(ctx_counters)),
                                   mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
                                                 clock));
    d->guard = miss;

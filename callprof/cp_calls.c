@@ -34,7 +34,7 @@
    Inclusive cost of an arc: the thread's instructions between the push
    and the pop of its frame.  A thread's instruction count is CP_(ir)
    minus the instructions of other threads (and of signal handlers,
-   which Callgrind counts apart): "skew" below, adjusted at every
+   which Callgrind counts apart): "others_ir" below, adjusted at every
    thread switch.  A signal handler runs on a state of its own, pushed
    at delivery and popped at its return, as in Callgrind.
 
@@ -46,7 +46,7 @@
    Events other than Ir (Ge, sysCount, sysTime, sysCpuTime) are counted
    per thread by helpers (Thread.ev), and inclusive costs of arcs take
    them as they take Ir.  While a thread does not collect, its
-   instruction count stands still (the skew grows by what it runs), so
+   instruction count stands still (its others_ir grows by what it runs), so
    its open calls gain nothing.
 
    With --folded-out-file, each thread also walks a trie of call paths
@@ -101,7 +101,7 @@ typedef struct {
    CP_Fn    *ctx;
    Site      nonskipped;
    UInt      bottom;
-   ULong     skew, ir_at;
+   ULong     others_ir, ir_at;
    CP_Block *sys_block;
    ULong    *sys_count;
    UInt      sys_no;
@@ -115,13 +115,14 @@ typedef struct {
 
 typedef struct {
    Bool      exists;
-   Bool      reborn;       /* a new thread in a dead one's slot */
+   Bool      reused_slot;       /* a new thread in a dead one's slot */
    Frame    *stack;
    UInt      sp, size;
    UInt      bottom;       /* frames below belong to interrupted code */
    CP_Fn    *ctx;          /* while not running */
    Site      nonskipped;
-   ULong     skew, stopped;
+   ULong     others_ir;    /* of CP_(ir): other threads' and handlers' */
+   ULong     stopped;      /* CP_(ir) when it last stopped running */
    CP_Block *sys_block;    /* in a system call from this block */
    ULong    *sys_count;
    UInt      sys_no;
@@ -130,7 +131,7 @@ typedef struct {
    Bool      collect;      /* --collect-atstart, toggled */
    ULong     off_ir;       /* thread_ir() when collection stopped */
    ULong     ev[CP_MAX_EV];/* events but Ir, while collecting */
-   UInt     *active;       /* CP_Fn.n of a base -> its open calls */
+   UInt     *active;       /* CP_Fn.id of a base -> its open calls */
    UInt      n_active;
    CP_Fn   **fns;          /* --separate-callers: function stack */
    UInt      fn_sp, fn_size;
@@ -142,8 +143,9 @@ typedef struct {
 static Thread *threads;    /* VG_N_THREADS, indexed by ThreadId */
 static CP_Fn   sig_mark;   /* the path of a signal handler */
 static Thread *running;
-/* CP_(cur_ctx) of a reborn thread before its first block. */
-static CP_Fn   reborn_mark;
+/* CP_(cur_ctx) of a thread in a dead thread's slot before its first
+   block. */
+static CP_Fn   reused_slot_mark;
 
 /*------------------------------------------------------------*/
 /*--- Arcs                                                 ---*/
@@ -237,7 +239,7 @@ static Thread *thread_get(ThreadId tid)
       t->exists = True;
       t->size = 64;
       t->stack = VG_(malloc)("cp.calls.thread.1", t->size * sizeof(Frame));
-      t->skew = t->stopped = CP_(ir);
+      t->others_ir = t->stopped = CP_(ir);
       t->collect = CP_(clo_collect_atstart);
       t->off_ir = 0;
       if (paths)
@@ -256,9 +258,9 @@ static Int     unwind(Thread *t, Addr sp, Int minpops);
    it is chosen here, never in the blocks. */
 static UInt *active_of(Thread *t, CP_Fn *base)
 {
-   if (base->n >= t->n_active) {
+   if (base->id >= t->n_active) {
       UInt n = t->n_active ? t->n_active : 256;
-      while (n <= base->n)
+      while (n <= base->id)
          n *= 2;
       t->active = VG_(realloc)("cp.calls.active.1", t->active,
                                n * sizeof(UInt));
@@ -266,7 +268,7 @@ static UInt *active_of(Thread *t, CP_Fn *base)
                   (n - t->n_active) * sizeof(UInt));
       t->n_active = n;
    }
-   return &t->active[base->n];
+   return &t->active[base->id];
 }
 
 /* The context C (any level, or NULL, or a mark) at the level of its
@@ -335,7 +337,7 @@ CP_Fn *CP_(level_ctx)(CP_Fn *fn)
 /* The thread's instructions so far, counting or not. */
 static ULong raw_ir(const Thread *t)
 {
-   return (t == running ? CP_(ir) : t->stopped) - t->skew;
+   return (t == running ? CP_(ir) : t->stopped) - t->others_ir;
 }
 
 /* The thread's instructions so far (as Callgrind's per-thread cost):
@@ -364,7 +366,7 @@ static void thread_cost(const Thread *t, ULong *ev)
    without asking (see cp.h). */
 static void update_hot(Thread *t)
 {
-   CP_(hot_ok) = t->collect &&
+   CP_(shared_counting) = t->collect &&
                  (!CP_(clo_separate_threads) || t - threads == 1);
    CP_(sim_ev) = t->collect ? t->ev : NULL;
    CP_(set_ctx)(CP_(cur_ctx));
@@ -377,9 +379,9 @@ void CP_(thread_start)(ThreadId tid)
       return;
    if (running)
       CP_(thread_stop)(running - threads);
-   t->skew += CP_(ir) - t->stopped;
+   t->others_ir += CP_(ir) - t->stopped;
    running = t;
-   CP_(cur_ctx) = t->reborn ? &reborn_mark : t->ctx;
+   CP_(cur_ctx) = t->reused_slot ? &reused_slot_mark : t->ctx;
    update_hot(t);
 }
 
@@ -394,14 +396,14 @@ void CP_(thread_created)(ThreadId child)
    if (!t->exists)
       return;
    t->sys_block = NULL;
-   t->reborn = True;
+   t->reused_slot = True;
 }
 
 CP_Fn *CP_(first_block_ctx)(void)
 {
    Thread *t = current();
-   if (t->reborn && CP_(cur_ctx) == &reborn_mark) {
-      t->reborn = False;
+   if (t->reused_slot && CP_(cur_ctx) == &reused_slot_mark) {
+      t->reused_slot = False;
       CP_(set_ctx)(t->ctx);
       unwind(t, VG_(get_SP)(t - threads), 0);
    }
@@ -727,7 +729,7 @@ static void uncount_sys(Thread *t, Bool at_exit)
       n += b->run_len[r];
    }
    if (!CP_(clo_cache_sim))
-      t->skew += n;
+      t->others_ir += n;
    t->sys_block = NULL;
 }
 
@@ -747,9 +749,9 @@ void CP_(hold_block)(Bool hold)
       n += b->run_len[r];
    }
    if (hold)
-      t->skew += n;
+      t->others_ir += n;
    else
-      t->skew -= n;
+      t->others_ir -= n;
 }
 
 /* --collect-systime: Callgrind's clocks (monotonic time, and the
@@ -831,7 +833,7 @@ void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
    s->ctx = CP_(cur_ctx);
    s->nonskipped = t->nonskipped;
    s->bottom = t->bottom;
-   s->skew = t->skew;
+   s->others_ir = t->others_ir;
    s->ir_at = CP_(ir);
    s->sys_block = t->sys_block;
    s->sys_count = t->sys_count;
@@ -843,7 +845,7 @@ void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
       fn_push(t, NULL);
 
    t->bottom = t->sp;
-   t->skew = CP_(ir);
+   t->others_ir = CP_(ir);
    t->nonskipped.ctx = NULL;
    t->sys_block = NULL;
    if (t->path)
@@ -879,8 +881,8 @@ static void leave_signal(Thread *t)
    CP_(set_ctx)(ctx_at_level(t, s->ctx));
    t->nonskipped = s->nonskipped;
    t->bottom = s->bottom;
-   t->skew = s->skew + (CP_(ir) - s->ir_at);
-   /* A handler's costs are its own, as its instructions are (the skew):
+   t->others_ir = s->others_ir + (CP_(ir) - s->ir_at);
+   /* A handler's costs are its own, as its instructions are (others_ir):
       the calls it interrupted do not include them, as in Callgrind. */
    VG_(memcpy)(t->ev, s->ev, sizeof s->ev);
    t->sys_block = s->sys_block;
@@ -916,7 +918,7 @@ void CP_(set_collect)(Bool on)
    if (t->collect == on)
       return;
    if (on)
-      t->skew += raw_ir(t) - t->off_ir;
+      t->others_ir += raw_ir(t) - t->off_ir;
    else
       t->off_ir = raw_ir(t);
    t->collect = on;

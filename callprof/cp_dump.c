@@ -115,8 +115,8 @@ static Int cmp_sys(const void *a, const void *b)
 {
    const CP_SysCost *x = *(const CP_SysCost *const *)a,
                     *y = *(const CP_SysCost *const *)b;
-   if (x->ctx->n != y->ctx->n)
-      return x->ctx->n < y->ctx->n ? -1 : 1;
+   if (x->ctx->id != y->ctx->id)
+      return x->ctx->id < y->ctx->id ? -1 : 1;
    return x->instr < y->instr ? -1 : x->instr > y->instr ? 1 : 0;
 }
 
@@ -163,7 +163,7 @@ static UInt fn_costs(CP_Fn *fn, UInt tid, CP_SysCost **sys, UInt n_sys,
    for (f = fn->foreign; f; f = f->ctx_next)
       if (f->tid == tid)
          add_costs(&n, f->block, f->site, f->count);
-   for (; *si < n_sys && sys[*si]->ctx->n <= fn->n; (*si)++) {
+   for (; *si < n_sys && sys[*si]->ctx->id <= fn->id; (*si)++) {
       if (sys[*si]->ctx != fn || sys[*si]->tid != tid)
          continue;
       reserve(n + 1);
@@ -249,7 +249,7 @@ static Int cmp_arc(const void *a, const void *b)
    const CP_Arc *x = *(const CP_Arc *const *)a, *y = *(const CP_Arc *const *)b;
    if (x->site != y->site)
       return x->site < y->site ? -1 : 1;
-   return x->callee->n < y->callee->n ? -1 : x->callee->n > y->callee->n;
+   return x->callee->id < y->callee->id ? -1 : x->callee->id > y->callee->id;
 }
 
 /* An arc is written when it cost something since the last dump. */
@@ -343,8 +343,8 @@ typedef struct {
 static Int cmp_jump(const void *a, const void *b)
 {
    const Jump *x = a, *y = b;
-   if (x->fn->n != y->fn->n)
-      return x->fn->n < y->fn->n ? -1 : 1;
+   if (x->fn->id != y->fn->id)
+      return x->fn->id < y->fn->id ? -1 : 1;
    if (x->instr != y->instr)
       return x->instr < y->instr ? -1 : 1;
    if (x->target != y->target)
@@ -519,7 +519,7 @@ static void write_function(PW_Cg *w, CP_Fn *fn, UInt tid,
 static Int cmp_fn(const void *a, const void *b)
 {
    const CP_Fn *x = *(const CP_Fn *const *)a, *y = *(const CP_Fn *const *)b;
-   return x->n < y->n ? -1 : x->n > y->n;
+   return x->id < y->id ? -1 : x->id > y->id;
 }
 
 static const char *vg_getenv(const char *name)
@@ -637,7 +637,7 @@ static void write_file(const HChar *trigger, UInt tid)
       UInt n = fn_costs(fn, tid, sys, n_sys, &si);
       for (a = fn->arcs; a; a = a->next)
          has_arcs |= arc_shown(a, tid);
-      while (ji < n_jumps && jv[ji].fn->n < fn->n)
+      while (ji < n_jumps && jv[ji].fn->id < fn->id)
          ji++;          /* jumps of a function with no cost (none) */
       if (n == 0 && !has_arcs)
          continue;
