@@ -227,47 +227,51 @@ extern ULong *CP_(sim_ev);
 
 /* A function as Callgrind's fn_node: object, file and name of a block's
    first instruction.  Code without a symbol is named after its address
-   in the object, "0x0000000000401000", with " [PLT]" for PLT code. */
+   in the object, "0x0000000000401000", with " [PLT]" for PLT code.
+   What the options say of it (skipped, actions on entry and exit,
+   levels and callers kept apart), its open calls, and its blocks. */
 typedef struct CP_Fn {
    struct CP_Fn *next;       /* VgHashNode */
    UWord         key;        /* hash of the three names */
    const HChar  *obj, *file, *name;
+   UInt          id;         /* from 0 in creation order: the index of
+                                per-thread tables (Thread.active) */
    Bool          skip;       /* PLT code with --skip-plt=yes */
    Bool          pop_on_jump;/* _dl_runtime_resolve*: its jump ends it */
    Bool          dump_before, dump_after, zero_before, toggle;
    UInt          active;     /* open calls (all threads) */
-   struct CP_Arc *arcs;      /* calls made in this context */
-   /* The counters charged to this context, for the dump: the blocks
-      whose own function this is (by CP_Block.fn_next; a function's,
-      not a context's), and other blocks' counters for this context (by
-      CP_Foreign.ctx_next). */
-   struct CP_Block   *own_blocks;
-   struct CP_Foreign *foreign;
-   UInt          id;         /* from 0 in creation order: the output's
-                                order, and the index of per-thread
-                                tables (cp_calls.c, Thread.active) */
-   /* Recursion levels (--separate-recs): a context is a function at a
-      level, level 1 being the function itself; deeper levels are
-      contexts of their own, named "fn'2", "fn'3" ... as Callgrind names
-      them.  BASE is the level 1 function (NULL in the marks that are no
-      function). */
-   struct CP_Fn *base;
-   UInt          level;
-   UInt          max_rec;    /* levels kept apart: deeper ones share */
-   struct CP_Fn **levels;    /* of a base: [level], made when needed
-                                ([0] and [1] unused) */
-   /* Callers (--separate-callers): a context is also a function with
-      the callers it was called from, named "fn'caller1'caller2" ("fn'2'
-      caller1" at level 2) as Callgrind names them.  FUNC is the function
-      itself (its open calls count the levels; NULL in the marks); a base
-      with callers has N_CALLERS > 0 of them, innermost first. */
-   struct CP_Fn *func;
-   UInt          max_callers;/* callers kept apart */
-   UInt          n_callers;
-   struct CP_Fn **callers;
-   struct CP_Fn  *last_callers;/* of a function: the caller context
-                                CP_(callers_ctx) found last */
+   UInt          max_rec;    /* --separate-recs: levels kept apart */
+   UInt          max_callers;/* --separate-callers: callers kept apart */
+   struct CP_Ctx *ctx;       /* the function itself: level 1, no callers */
+   struct CP_Ctx *last_callers; /* the caller context CP_(callers_ctx)
+                                   found last */
+   struct CP_Block *own_blocks; /* blocks that start in it (by
+                                   CP_Block.fn_next) */
 } CP_Fn;
+
+/* A context: what costs and calls are charged to, and what a file
+   writes as a function.  Callgrind's cxt with its recursion level: a
+   function (level 1, no callers: FN->ctx), a deeper recursion level
+   (--separate-recs, named "fn'2", "fn'3" ...), a function with the
+   callers it was called from (--separate-callers, "fn'caller1'caller2",
+   innermost first), or both ("fn'2'caller1").  A context with FUNC NULL
+   is a stand-in that no block runs in (the marks of cp_bb.c and
+   cp_calls.c): comparing with it always fails. */
+typedef struct CP_Ctx {
+   CP_Fn         *func;      /* NULL: a mark */
+   const HChar   *name;      /* as written */
+   UInt           id;        /* from 0 in creation order: the output's */
+   UInt           level;     /* 1 .. func->max_rec */
+   struct CP_Ctx *base;      /* the same callers at level 1 */
+   struct CP_Ctx **levels;   /* of a base: [level], made when needed
+                                ([0] and [1] unused) */
+   UInt           n_callers;
+   CP_Fn        **callers;
+   struct CP_Arc *arcs;      /* calls made in this context */
+   struct CP_Foreign *foreign; /* other blocks' counters for it (by
+                                  CP_Foreign.ctx_next); its function's
+                                  own blocks count for FUNC->ctx */
+} CP_Ctx;
 
 /* What Callgrind knows of the block starting at an address: its
    function, whether that address is the function's first instruction,
@@ -282,14 +286,14 @@ typedef struct CP_Loc {
 } CP_Loc;
 
 CP_Loc *CP_(loc_of)(Addr a);
-/* The context of function BASE at recursion LEVEL (1 .. BASE->max_rec;
-   1: BASE itself). */
-CP_Fn *CP_(fn_level)(CP_Fn *base, UInt level);
+/* The context BASE (level 1) at recursion LEVEL (1 .. its function's
+   max_rec; 1: BASE itself). */
+CP_Ctx *CP_(ctx_level)(CP_Ctx *base, UInt level);
 /* The context of function FN (level 1) called from CALLERS[0], called
    from CALLERS[1] ... (N of them, at most FN->max_callers; 0: FN). */
-CP_Fn *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n);
-/* Every function made so far (an array to free; any order). */
-CP_Fn **CP_(all_fns)(UInt *n);
+CP_Ctx *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n);
+/* Every context made so far, in creation order (not to be freed). */
+CP_Ctx *const *CP_(all_ctxs)(UInt *n);
 
 /* Run counters of a block executed in a context other than its own
    function (see above).  Code of a skipped function (PLT) counts at
@@ -298,7 +302,7 @@ typedef struct CP_Foreign {
    struct CP_Foreign *next;   /* of the block */
    struct CP_Foreign *ctx_next;/* of the context */
    struct CP_Block   *block;
-   CP_Fn             *ctx;
+   CP_Ctx            *ctx;
    UInt               tid;    /* 1 unless --separate-threads=yes */
    Addr               site;   /* 0: at the block's own instructions */
    ULong             *count;  /* n_runs */
@@ -340,7 +344,7 @@ typedef struct CP_Block {
    /* The last context the block ran in with shared counters (its own
       function, a recursion level fn'2, a caller context), and those
       counters: the inline check of cp_bb.c. */
-   struct CP_Fn    *last_ctx;
+   CP_Ctx          *last_ctx;
    ULong           *last_count;
    UChar           *bus;      /* instruction -> atomic ops; NULL: none */
    CP_SimInstr     *sim;      /* --cache-sim: per instruction */
@@ -371,13 +375,13 @@ void CP_(clock_fold)(ThreadId tid);
 
 /* The running thread's context (see above); NULL before its first
    block. */
-extern CP_Fn *CP_(cur_ctx);
+extern CP_Ctx *CP_(cur_ctx);
 /* What the instrumentation compares (see the top of the file). */
-extern CP_Fn *CP_(inline_ctx);
-extern CP_Fn  CP_(unshared_mark);
+extern CP_Ctx *CP_(inline_ctx);
+extern CP_Ctx  CP_(unshared_mark);
 /* True while the running thread collects into the shared counters. */
 extern Bool   CP_(shared_counting);
-static inline void CP_(set_ctx)(CP_Fn *c)
+static inline void CP_(set_ctx)(CP_Ctx *c)
 {
    CP_(cur_ctx) = c;
    CP_(inline_ctx) = CP_(shared_counting) ? c : &CP_(unshared_mark);
@@ -407,7 +411,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
 typedef struct CP_Arc {
    struct CP_Arc *next;       /* in the caller's list */
    Addr           site;
-   CP_Fn         *callee;
+   CP_Ctx        *callee;
    Addr           target;
    UInt           tid;        /* 1 unless --separate-threads=yes */
    ULong          count;
@@ -443,11 +447,11 @@ void CP_(thread_start)(ThreadId tid);
 void CP_(thread_created)(ThreadId child);
 /* The running thread's context at a block's entry, after what a thread's
    first block has to do (see cp_calls.c). */
-CP_Fn *CP_(first_block_ctx)(void);
+CP_Ctx *CP_(first_block_ctx)(void);
 /* The context of the running thread in function FN, entered without a
    call (a thread's or signal handler's first block): FN at the level of
    its open calls, as Callgrind's setup_bbcc chooses it. */
-CP_Fn *CP_(level_ctx)(CP_Fn *fn);
+CP_Ctx *CP_(level_ctx)(CP_Fn *fn);
 void CP_(thread_stop)(ThreadId tid);
 void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack);
 void CP_(post_signal)(ThreadId tid, Int sig);
@@ -476,7 +480,7 @@ Bool CP_(thread_exists)(ThreadId tid);
    inclusive cost they have so far, and count from now on. */
 void CP_(flush_open_calls)(UInt tid);
 /* A system call's costs for --collect-systime, at the call site. */
-void CP_(add_sys_cost)(CP_Fn *ctx, UInt tid, Addr instr, const ULong *ev);
+void CP_(add_sys_cost)(CP_Ctx *ctx, UInt tid, Addr instr, const ULong *ev);
 /* Folded stacks: a node of the call-path trie. */
 typedef struct CP_Path {
    struct CP_Path *parent, *child, *sibling;
@@ -511,7 +515,7 @@ void CP_(bb_dump_check)(ULong blocks_done);
 typedef struct CP_SysCost {
    struct CP_SysCost *next;   /* VgHashNode */
    UWord              key;
-   CP_Fn             *ctx;
+   CP_Ctx            *ctx;
    UInt               tid;
    Addr               instr;
    ULong              ev[];   /* CP_(n_ev) events */
@@ -520,6 +524,6 @@ CP_SysCost **CP_(sys_costs)(UInt *n);
 /* --collect-jumps: an indirect jump that stays in the function (a
    switch), taken from INSTR to TARGET in context CTX of thread TID (the
    direct ones follow from the block counters, CP_BlockExit). */
-void CP_(add_jump)(CP_Fn *ctx, UInt tid, Addr instr, Addr target);
+void CP_(add_jump)(CP_Ctx *ctx, UInt tid, Addr instr, Addr target);
 
 #endif /* CP_H */

@@ -57,9 +57,9 @@ CP_Block *CP_(all_blocks);
 ULong     CP_(ir);
 ULong     CP_(ir_stopped);
 
-CP_Fn    *CP_(cur_ctx);
-CP_Fn    *CP_(inline_ctx);
-CP_Fn     CP_(unshared_mark);
+CP_Ctx   *CP_(cur_ctx);
+CP_Ctx   *CP_(inline_ctx);
+CP_Ctx    CP_(unshared_mark);
 Bool      CP_(shared_counting) = True;
 Bool      CP_(instrumenting) = True;
 CP_Block *CP_(sys_block);
@@ -85,12 +85,42 @@ void CP_(clock_fold)(ThreadId tid)
 
 static VgHashTable *fns;
 static UInt         n_fns;
+/* Every context, in creation order (ids 0 .. n_ctxs - 1). */
+static CP_Ctx     **ctxs;
+static UInt         n_ctxs, ctxs_size;
 
 static UWord hash_str(UWord h, const HChar *s)
 {
    while (*s)
       h = h * 31 + (UChar)*s++;
    return h;
+}
+
+/* A new context of FN under NAME at LEVEL, with callers CALLERS[0 ..
+   N) (copied), BASE its level 1 (NULL: itself). */
+static CP_Ctx *new_ctx(CP_Fn *fn, const HChar *name, UInt level,
+                       CP_Ctx *base, CP_Fn *const *callers, UInt n)
+{
+   CP_Ctx *c = VG_(calloc)("cp.bb.new_ctx.1", 1, sizeof *c);
+   UInt i;
+   c->func = fn;
+   c->name = name;
+   c->level = level;
+   c->base = base ? base : c;
+   c->n_callers = n;
+   if (n > 0) {
+      c->callers = VG_(malloc)("cp.bb.new_ctx.2", n * sizeof(CP_Fn *));
+      for (i = 0; i < n; i++)
+         c->callers[i] = callers[i];
+   }
+   if (n_ctxs == ctxs_size) {
+      ctxs_size = ctxs_size ? 2 * ctxs_size : 1024;
+      ctxs = VG_(realloc)("cp.bb.new_ctx.3", ctxs,
+                          ctxs_size * sizeof(CP_Ctx *));
+   }
+   c->id = n_ctxs;
+   ctxs[n_ctxs++] = c;
+   return c;
 }
 
 static CP_Fn *fn_get(const HChar *obj, const HChar *file, const HChar *name)
@@ -114,70 +144,47 @@ static CP_Fn *fn_get(const HChar *obj, const HChar *file, const HChar *name)
    f->dump_after = CP_(fn_matches)(CP_PAT_DUMP_AFTER, name);
    f->zero_before = CP_(fn_matches)(CP_PAT_ZERO_BEFORE, name);
    f->toggle = CP_(fn_matches)(CP_PAT_TOGGLE, name);
-   f->base = f;
-   f->level = 1;
    f->max_rec = CP_(separate_recs_of)(name);
-   f->func = f;
    f->max_callers = CP_(separate_callers_of)(name);
+   f->ctx = new_ctx(f, f->name, 1, NULL, NULL, 0);
    VG_(HT_add_node)(fns, f);
    return f;
 }
 
-/* A new context made from FROM (a function or a context) under NAME:
-   its own arcs and counts, registered among the functions. */
-static CP_Fn *new_context(const CP_Fn *from, HChar *name)
+/* A deeper recursion level: a context of its own under the name
+   Callgrind writes, "fn'<level>", or "fn'<level>'caller1'caller2". */
+CP_Ctx *CP_(ctx_level)(CP_Ctx *base, UInt level)
 {
-   CP_Fn *f = VG_(malloc)("cp.bb.new_context.1", sizeof *f);
-   *f = *from;
-   f->name = name;
-   f->key = hash_str(hash_str(hash_str(7, f->obj), f->file), name);
-   f->next = NULL;
-   f->arcs = NULL;
-   f->own_blocks = NULL;
-   f->foreign = NULL;
-   f->active = 0;
-   f->id = n_fns++;
-   f->levels = NULL;
-   f->last_callers = NULL;
-   VG_(HT_add_node)(fns, f);
-   return f;
-}
-
-/* A deeper recursion level: a copy of the function (or of a context
-   with callers) under the name Callgrind writes, "fn'<level>", or
-   "fn'<level>'caller1'caller2", with arcs of its own. */
-CP_Fn *CP_(fn_level)(CP_Fn *base, UInt level)
-{
-   CP_Fn *f;
+   CP_Ctx *c;
    HChar *name;
 
    if (level <= 1)
       return base;
    if (base->levels == NULL)
-      base->levels = VG_(calloc)("cp.bb.fn_level.1", base->max_rec + 1,
-                                 sizeof(CP_Fn *));
+      base->levels = VG_(calloc)("cp.bb.ctx_level.1",
+                                 base->func->max_rec + 1, sizeof(CP_Ctx *));
    if (base->levels[level])
       return base->levels[level];
-   name = VG_(malloc)("cp.bb.fn_level.3", VG_(strlen)(base->name) + 12);
+   name = VG_(malloc)("cp.bb.ctx_level.2", VG_(strlen)(base->name) + 12);
    VG_(sprintf)(name, "%s'%u%s", base->func->name, level,
                 base->name + VG_(strlen)(base->func->name));
-   f = new_context(base, name);
-   f->level = level;
-   base->levels[level] = f;
-   return f;
+   c = new_ctx(base->func, name, level, base, base->callers,
+               base->n_callers);
+   base->levels[level] = c;
+   return c;
 }
 
 /* Contexts with callers, keyed by function and callers (Callgrind's
-   context.c), with the last one found for each function first. */
+   context.c). */
 typedef struct CtxNode {
    struct CtxNode *next;     /* VgHashNode */
    UWord           key;
-   CP_Fn          *ctx;
+   CP_Ctx         *ctx;
 } CtxNode;
 
-static VgHashTable *ctxs;
+static VgHashTable *callers_table;
 
-static Bool same_callers(const CP_Fn *c, CP_Fn *const *callers, UInt n)
+static Bool same_callers(const CP_Ctx *c, CP_Fn *const *callers, UInt n)
 {
    UInt i;
    if (c->n_callers != n)
@@ -188,24 +195,23 @@ static Bool same_callers(const CP_Fn *c, CP_Fn *const *callers, UInt n)
    return True;
 }
 
-CP_Fn *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n)
+CP_Ctx *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n)
 {
    UWord key = (UWord)fn;
    CtxNode *node;
-   CP_Fn *f;
    HChar *name;
    SizeT len;
    UInt i;
 
    if (n == 0)
-      return fn;
+      return fn->ctx;
    if (fn->last_callers && same_callers(fn->last_callers, callers, n))
       return fn->last_callers;
    for (i = 0; i < n; i++)
       key = (key << 7) + (key >> 25) + (UWord)callers[i];
-   if (ctxs == NULL)
-      ctxs = VG_(HT_construct)("callprof contexts");
-   for (node = VG_(HT_lookup)(ctxs, key); node; node = node->next)
+   if (callers_table == NULL)
+      callers_table = VG_(HT_construct)("callprof contexts");
+   for (node = VG_(HT_lookup)(callers_table, key); node; node = node->next)
       if (node->key == key && node->ctx->func == fn &&
           same_callers(node->ctx, callers, n))
          break;
@@ -217,25 +223,19 @@ CP_Fn *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n)
       len = VG_(sprintf)(name, "%s", fn->name);
       for (i = 0; i < n; i++)
          len += VG_(sprintf)(name + len, "'%s", callers[i]->name);
-      f = new_context(fn, name);
-      f->base = f;
-      f->level = 1;
-      f->n_callers = n;
-      f->callers = VG_(malloc)("cp.bb.callers_ctx.3", n * sizeof(CP_Fn *));
-      for (i = 0; i < n; i++)
-         f->callers[i] = callers[i];
       node = VG_(malloc)("cp.bb.callers_ctx.4", sizeof *node);
       node->key = key;
-      node->ctx = f;
-      VG_(HT_add_node)(ctxs, node);
+      node->ctx = new_ctx(fn, name, 1, NULL, callers, n);
+      VG_(HT_add_node)(callers_table, node);
    }
    fn->last_callers = node->ctx;
    return node->ctx;
 }
 
-CP_Fn **CP_(all_fns)(UInt *n)
+CP_Ctx *const *CP_(all_ctxs)(UInt *n)
 {
-   return (CP_Fn **)VG_(HT_to_array)(fns, n);
+   *n = n_ctxs;
+   return ctxs;
 }
 
 /*------------------------------------------------------------*/
@@ -347,7 +347,7 @@ static void set_exit(CP_Block *b, UInt k, Addr instr, Addr end, IRJumpKind jk,
 static CP_Block *new_block(Addr addr, const IRSB *in)
 {
    /* No context is ever this one: a new block remembers none. */
-   static CP_Fn no_ctx;
+   static CP_Ctx no_ctx;
    CP_Block *b = VG_(calloc)("cp.bb.new_block.1", 1, sizeof *b);
    UInt n = 0, runs = 1, r = 0, i = 0, n_exits = 0;
    Addr end = 0;
@@ -456,7 +456,7 @@ static ULong discard[4096];
 
 VG_REGPARM(2) ULong *CP_(ctx_counters)(CP_Block *b, ULong clock)
 {
-   CP_Fn *ctx;
+   CP_Ctx *ctx;
    CP_Foreign *f;
    UInt tid;
    Addr site;
@@ -475,14 +475,15 @@ VG_REGPARM(2) ULong *CP_(ctx_counters)(CP_Block *b, ULong clock)
       return discard;
    }
    tid = CP_(cost_tid)();
-   if (ctx == b->loc->fn && tid == 1) {
+   if (ctx == b->loc->fn->ctx && tid == 1) {
       if (CP_(inline_ctx) == ctx) {
          b->last_ctx = ctx;
          b->last_count = b->count;
       }
       return b->count;
    }
-   site = b->loc->fn->skip && ctx != b->loc->fn ? CP_(skipped_site)() : 0;
+   site = b->loc->fn->skip && ctx != b->loc->fn->ctx ? CP_(skipped_site)()
+                                                     : 0;
    for (f = b->foreign; f; f = f->next)
       if (f->ctx == ctx && f->site == site && f->tid == tid)
          break;

@@ -79,7 +79,7 @@
 
 /* Where a call is made from: the caller's context and the exit. */
 typedef struct {
-   CP_Fn *ctx;         /* NULL: none */
+   CP_Ctx *ctx;        /* NULL: none */
    Addr   instr;
    Addr   ret_addr;    /* 0 unless a real call instruction */
 } Site;
@@ -90,7 +90,7 @@ typedef struct {
    Site    site;
    Addr    sp;
    ULong   enter[CP_MAX_EV];  /* the thread's costs at the call */
-   CP_Fn  *saved_ctx;
+   CP_Ctx *saved_ctx;
    Site    nonskipped;
    UInt    fn_sp;      /* height of the function stack at the call */
    Bool    deeper;     /* the callee's open calls were raised */
@@ -98,7 +98,7 @@ typedef struct {
 
 /* What a signal handler's delivery saved of the interrupted state. */
 typedef struct {
-   CP_Fn    *ctx;
+   CP_Ctx   *ctx;
    Site      nonskipped;
    UInt      bottom;
    ULong     others_ir, ir_at;
@@ -119,7 +119,7 @@ typedef struct {
    Frame    *stack;
    UInt      sp, size;
    UInt      bottom;       /* frames below belong to interrupted code */
-   CP_Fn    *ctx;          /* while not running */
+   CP_Ctx   *ctx;          /* while not running */
    Site      nonskipped;
    ULong     others_ir;    /* of CP_(ir): other threads' and handlers' */
    ULong     stopped;      /* CP_(ir) when it last stopped running */
@@ -131,7 +131,7 @@ typedef struct {
    Bool      collect;      /* --collect-atstart, toggled */
    ULong     off_ir;       /* thread_ir() when collection stopped */
    ULong     ev[CP_MAX_EV];/* events but Ir, while collecting */
-   UInt     *active;       /* CP_Fn.id of a base -> its open calls */
+   UInt     *active;       /* CP_Fn.id -> its open calls */
    UInt      n_active;
    CP_Fn   **fns;          /* --separate-callers: function stack */
    UInt      fn_sp, fn_size;
@@ -145,7 +145,7 @@ static CP_Fn   sig_mark;   /* the path of a signal handler */
 static Thread *running;
 /* CP_(cur_ctx) of a thread in a dead thread's slot before its first
    block. */
-static CP_Fn   reused_slot_mark;
+static CP_Ctx  reused_slot_mark;
 
 /*------------------------------------------------------------*/
 /*--- Arcs                                                 ---*/
@@ -154,13 +154,14 @@ static CP_Fn   reused_slot_mark;
 typedef struct ArcNode {
    struct ArcNode *next;   /* VgHashNode */
    UWord           key;
-   CP_Fn          *caller;
+   CP_Ctx         *caller;
    CP_Arc          arc;    /* last: its inclusive costs follow */
 } ArcNode;
 
 static VgHashTable *arcs;
 
-static CP_Arc *arc_get(CP_Fn *caller, Addr site, CP_Fn *callee, Addr target)
+static CP_Arc *arc_get(CP_Ctx *caller, Addr site, CP_Ctx *callee,
+                       Addr target)
 {
    UInt tid = CP_(cost_tid)();
    UWord key = (((UWord)caller * 31 + site) * 31 + (UWord)callee) * 31 + tid;
@@ -256,11 +257,11 @@ static Int     unwind(Thread *t, Addr sp, Int minpops);
    the thread, its return lowers it, and the context is FN at that
    level (at most FN->max_rec).  Only calls and returns change it, so
    it is chosen here, never in the blocks. */
-static UInt *active_of(Thread *t, CP_Fn *base)
+static UInt *active_of(Thread *t, CP_Fn *fn)
 {
-   if (base->id >= t->n_active) {
+   if (fn->id >= t->n_active) {
       UInt n = t->n_active ? t->n_active : 256;
-      while (n <= base->id)
+      while (n <= fn->id)
          n *= 2;
       t->active = VG_(realloc)("cp.calls.active.1", t->active,
                                n * sizeof(UInt));
@@ -268,23 +269,22 @@ static UInt *active_of(Thread *t, CP_Fn *base)
                   (n - t->n_active) * sizeof(UInt));
       t->n_active = n;
    }
-   return &t->active[base->id];
+   return &t->active[fn->id];
 }
 
 /* The context C (any level, or NULL, or a mark) at the level of its
    function's open calls in T; a function with none counts as one open
    call from then on (Callgrind's "level == 0"). */
-static CP_Fn *ctx_at_level(Thread *t, CP_Fn *c)
+static CP_Ctx *ctx_at_level(Thread *t, CP_Ctx *c)
 {
-   CP_Fn *base;
-   UInt *a;
-   if (c == NULL || c->base == NULL || c->base->max_rec <= 1)
+   UInt *a, max;
+   if (c == NULL || c->func == NULL || c->func->max_rec <= 1)
       return c;
-   base = c->base;
+   max = c->func->max_rec;
    a = active_of(t, c->func);
    if (*a == 0)
       *a = 1;
-   return CP_(fn_level)(base, *a < base->max_rec ? *a : base->max_rec);
+   return CP_(ctx_level)(c->base, *a < max ? *a : max);
 }
 
 /* Callers (--separate-callers), as Callgrind's context.c: each thread
@@ -306,7 +306,7 @@ static void fn_push(Thread *t, CP_Fn *fn)
 }
 
 /* The context (level 1) of the function on top of T's stack. */
-static CP_Fn *top_ctx(Thread *t)
+static CP_Ctx *top_ctx(Thread *t)
 {
    CP_Fn *fn = t->fns[t->fn_sp - 1];
    UInt n = 0;
@@ -314,7 +314,7 @@ static CP_Fn *top_ctx(Thread *t)
           t->fns[t->fn_sp - 2 - n] != NULL)
       n++;
    if (n == 0)
-      return fn;
+      return fn->ctx;
    {
       CP_Fn *callers[n];
       UInt i;
@@ -324,14 +324,14 @@ static CP_Fn *top_ctx(Thread *t)
    }
 }
 
-CP_Fn *CP_(level_ctx)(CP_Fn *fn)
+CP_Ctx *CP_(level_ctx)(CP_Fn *fn)
 {
    Thread *t = current();
    if (CP_(separate_callers_on)) {
       fn_push(t, fn);
       return ctx_at_level(t, top_ctx(t));
    }
-   return ctx_at_level(t, fn);
+   return ctx_at_level(t, fn->ctx);
 }
 
 /* The thread's instructions so far, counting or not. */
@@ -399,7 +399,7 @@ void CP_(thread_created)(ThreadId child)
    t->reused_slot = True;
 }
 
-CP_Fn *CP_(first_block_ctx)(void)
+CP_Ctx *CP_(first_block_ctx)(void)
 {
    Thread *t = current();
    if (t->reused_slot && CP_(cur_ctx) == &reused_slot_mark) {
@@ -485,7 +485,7 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
          t->nonskipped = src;
    } else {
       UInt *a = active_of(t, to);
-      CP_Fn *ctx = to;
+      CP_Ctx *ctx = to->ctx;
       /* --skip-direct-rec: a function calling itself directly stays at
          its recursion level, and its open calls are not raised (as
          Callgrind's push_call_stack counts them). */
@@ -499,7 +499,8 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
       }
       if (to->max_rec > 1) {
          UInt level = *a > 0 ? *a : 1;
-         ctx = CP_(fn_level)(ctx, level < to->max_rec ? level : to->max_rec);
+         ctx = CP_(ctx_level)(ctx, level < to->max_rec ? level
+                                                        : to->max_rec);
       }
       f->arc = arc_get(src.ctx, src.instr, ctx, target);
       /* As Callgrind, a call counts while collection is off too: an arc
@@ -507,8 +508,7 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
       f->arc->count++;
       if (t->path) {
          if (t->path == t->root && t->root->fn == NULL)
-            t->root->fn = src.ctx && src.ctx->func ? src.ctx->func
-                                                   : src.ctx;
+            t->root->fn = src.ctx ? src.ctx->func : NULL;
          f->path = t->path = path_get(t->path, to, NULL);
       }
       CP_(set_ctx)(ctx);
@@ -580,7 +580,7 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
    CP_Arc *a;
    if (CP_(cur_ctx) == NULL)
       return;
-   a = arc_get(to->fn, target - 1, CP_(cur_ctx), target);
+   a = arc_get(to->fn->ctx, target - 1, CP_(cur_ctx), target);
    if (t->collect) {
       a->count++;
       a->inclusive[0] += thread_ir(t);
@@ -597,7 +597,7 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
       CP_(set_ctx)(ctx_at_level(t, top_ctx(t)));
       return;
    }
-   CP_(set_ctx)(ctx_at_level(t, to->fn));
+   CP_(set_ctx)(ctx_at_level(t, to->fn->ctx));
 }
 
 /*------------------------------------------------------------*/

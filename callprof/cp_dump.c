@@ -92,7 +92,7 @@
 /* A cost line to write: an address and its CP_(n_ev) events (records
    of cost_size bytes: the events of this run and no more).  A dump
    gathers them one context at a time, from the counters charged to it
-   (CP_Fn.own_blocks and .foreign) and its system calls, into one buffer
+   (CP_Fn.own_blocks, CP_Ctx.foreign) and its system calls, into one buffer
    that grows to the largest context: never the whole program's. */
 typedef struct {
    Addr   addr;
@@ -150,15 +150,16 @@ static void add_costs(UInt *n, const CP_Block *b, Addr site,
 /* Context FN's costs in thread TID into cost_buf, by address, each
    address once; their number.  SYS[*SI ..] are the system calls'
    costs, sorted by context (cmp_sys): FN's are taken. */
-static UInt fn_costs(CP_Fn *fn, UInt tid, CP_SysCost **sys, UInt n_sys,
+static UInt fn_costs(CP_Ctx *fn, UInt tid, CP_SysCost **sys, UInt n_sys,
                      UInt *si)
 {
    UInt n = 0, i, j;
    CP_Block *b;
    CP_Foreign *f;
 
-   if (tid == 1)         /* the shared counters are thread 1's */
-      for (b = fn->own_blocks; b; b = b->fn_next)
+   if (tid == 1 && fn->func && fn->func->ctx == fn)
+      /* the shared counters of its blocks, thread 1's */
+      for (b = fn->func->own_blocks; b; b = b->fn_next)
          add_costs(&n, b, 0, b->count);
    for (f = fn->foreign; f; f = f->ctx_next)
       if (f->tid == tid)
@@ -266,7 +267,7 @@ static Bool arc_shown(const CP_Arc *a, UInt tid)
 
 /* FN's arcs written in this dump (thread TID), by call site; *N of
    them. */
-static CP_Arc **arcs_of(CP_Fn *fn, UInt tid, UInt *n_out)
+static CP_Arc **arcs_of(CP_Ctx *fn, UInt tid, UInt *n_out)
 {
    CP_Arc *a, **v;
    UInt n = 0;
@@ -293,7 +294,7 @@ static CP_Arc **arcs_of(CP_Fn *fn, UInt tid, UInt *n_out)
 typedef struct CP_IndJump {
    struct CP_IndJump *next;   /* VgHashNode */
    UWord              key;
-   CP_Fn             *ctx;
+   CP_Ctx             *ctx;
    UInt               tid;
    Addr               instr, target;
    ULong              count;
@@ -301,7 +302,7 @@ typedef struct CP_IndJump {
 
 static VgHashTable *ind_table;
 
-void CP_(add_jump)(CP_Fn *ctx, UInt tid, Addr instr, Addr target)
+void CP_(add_jump)(CP_Ctx *ctx, UInt tid, Addr instr, Addr target)
 {
    UWord key = (((UWord)ctx * 31 + instr) * 31 + target) * 31 + tid;
    CP_IndJump *j;
@@ -334,7 +335,7 @@ static CP_IndJump **ind_jumps(UInt *n)
 }
 
 typedef struct {
-   CP_Fn *fn;
+   CP_Ctx *fn;
    Addr   instr, target;
    Bool   cond;
    ULong  followed, executed;
@@ -356,7 +357,7 @@ static Int cmp_jump(const void *a, const void *b)
    counts them (cp.h, CP_BlockExit), appended to V[*N].  An exit's
    executions are the count of its run less the side exits of that run
    taken before it. */
-static void block_jumps(const CP_Block *b, const ULong *c, CP_Fn *ctx,
+static void block_jumps(const CP_Block *b, const ULong *c, CP_Ctx *ctx,
                         Jump *v, UInt *n)
 {
    const CP_BlockExit *x = b->exits;
@@ -414,7 +415,7 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
       if (b->exits == NULL)
          continue;
       if (tid == 1)
-         block_jumps(b, b->count, b->loc->fn, v, &n);
+         block_jumps(b, b->count, b->loc->fn->ctx, v, &n);
       /* Skipped code (a call site given) is never written by Callgrind,
          its jumps neither. */
       for (f = b->foreign; f; f = f->next)
@@ -459,7 +460,7 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
    force.  Without instruction positions, consecutive instructions of
    one line make one cost line, and a jump to no line is left out (it
    says nothing). */
-static void write_function(PW_Cg *w, CP_Fn *fn, UInt tid,
+static void write_function(PW_Cg *w, CP_Ctx *fn, UInt tid,
                            const Cost *v, UInt n,
                            const Jump *jv, UInt nj, UInt *ji)
 {
@@ -471,7 +472,7 @@ static void write_function(PW_Cg *w, CP_Fn *fn, UInt tid,
    UInt n_arcs, ai = 0;
    CP_Arc **arcs = arcs_of(fn, tid, &n_arcs);
 
-   pw_cg_function(w, fn->obj, fn->file, fn->name);
+   pw_cg_function(w, fn->func->obj, fn->func->file, fn->name);
    for (;;) {
       Addr ca = *i < n ? COST(v, *i)->addr : none;
       Addr ja = *ji < nj && jv[*ji].fn == fn ? jv[*ji].instr : none;
@@ -481,13 +482,13 @@ static void write_function(PW_Cg *w, CP_Fn *fn, UInt tid,
       if (ca <= ja && ca <= aa) {
          Addr next = ja < aa ? ja : aa;
          if (!pos_of(ca, &pos, file, sizeof file))
-            VG_(strcpy)(file, fn->file);
+            VG_(strcpy)(file, fn->func->file);
          VG_(memcpy)(ev, COST(v, *i)->ev, CP_(n_ev) * sizeof(ULong));
          (*i)++;
          while (!CP_(clo_dump_instr) && *i < n &&
                 COST(v, *i)->addr <= next) {
             if (!pos_of(COST(v, *i)->addr, &p2, file2, sizeof file2))
-               VG_(strcpy)(file2, fn->file);
+               VG_(strcpy)(file2, fn->func->file);
             if (p2.line != pos.line || !VG_STREQ(file, file2))
                break;
             CP_(ev_add)(ev, COST(v, *i)->ev);
@@ -509,17 +510,12 @@ static void write_function(PW_Cg *w, CP_Fn *fn, UInt tid,
          pos_of(a->target, &to, tfile, sizeof tfile);
          pos_of(a->site, &pos, file, sizeof file);
          pw_cg_file(w, file);
-         pw_cg_call(w, a->callee->obj, a->callee->file, a->callee->name,
+         pw_cg_call(w, a->callee->func->obj, a->callee->func->file,
+                    a->callee->name,
                     a->count > 0 ? a->count : 1, to, pos, a->inclusive);
       }
    }
    VG_(free)(arcs);
-}
-
-static Int cmp_fn(const void *a, const void *b)
-{
-   const CP_Fn *x = *(const CP_Fn *const *)a, *y = *(const CP_Fn *const *)b;
-   return x->id < y->id ? -1 : x->id > y->id;
 }
 
 static const char *vg_getenv(const char *name)
@@ -561,7 +557,7 @@ static void write_file(const HChar *trigger, UInt tid)
    PW_File *f;
    PW_Cg *w;
    Jump *jv = NULL;
-   CP_Fn **fns;
+   CP_Ctx *const *fns;
    CP_SysCost **sys;
    UInt n_fns, n_jumps = 0, n_sys, si = 0, k, ji = 0, len;
    ULong total[CP_MAX_EV];
@@ -592,8 +588,7 @@ static void write_file(const HChar *trigger, UInt tid)
    file_total(tid, sys, n_sys, total);
    if (CP_(clo_collect_jumps))
       jv = gather_jumps(tid, &n_jumps);
-   fns = CP_(all_fns)(&n_fns);
-   VG_(ssort)(fns, n_fns, sizeof *fns, cmp_fn);
+   fns = CP_(all_ctxs)(&n_fns);
    pw_vg_client_cmd(cmd, sizeof cmd);
    VG_(snprintf)(trig, sizeof trig, "Trigger: %s",
                  trigger ? trigger : "Program termination");
@@ -623,7 +618,6 @@ static void write_file(const HChar *trigger, UInt tid)
    if (w == NULL) {
       pw_file_abandon(f);
       VG_(free)(sys);
-      VG_(free)(fns);
       if (jv)
          VG_(free)(jv);
       return;
@@ -631,7 +625,7 @@ static void write_file(const HChar *trigger, UInt tid)
 
    /* Functions in creation order; sys and jv are sorted the same way. */
    for (k = 0; k < n_fns; k++) {
-      CP_Fn *fn = fns[k];
+      CP_Ctx *fn = fns[k];
       Bool has_arcs = False;
       CP_Arc *a;
       UInt n = fn_costs(fn, tid, sys, n_sys, &si);
@@ -644,7 +638,6 @@ static void write_file(const HChar *trigger, UInt tid)
       write_function(w, fn, tid, cost_buf, n, jv, n_jumps, &ji);
    }
    VG_(free)(sys);
-   VG_(free)(fns);
    VG_(free)(cost_buf);
    cost_buf = NULL;
    cost_cap = 0;
@@ -721,7 +714,7 @@ static void zero_paths(CP_Path *p)
 
 static VgHashTable *sys_table;
 
-void CP_(add_sys_cost)(CP_Fn *ctx, UInt tid, Addr instr, const ULong *ev)
+void CP_(add_sys_cost)(CP_Ctx *ctx, UInt tid, Addr instr, const ULong *ev)
 {
    UWord key = ((UWord)ctx * 31 + instr) * 31 + tid;
    CP_SysCost *c;
@@ -758,7 +751,7 @@ static void zero_costs(UInt tid, Bool keep_unshown)
 {
    CP_Block *b;
    CP_Foreign *f;
-   CP_Fn **fns;
+   CP_Ctx *const *fns;
    CP_SysCost **sys;
    CP_IndJump **ind;
    UInt n, i;
@@ -770,7 +763,7 @@ static void zero_costs(UInt tid, Bool keep_unshown)
          if (f->tid == tid)
             VG_(memset)(f->count, 0, b->n_slots * sizeof(ULong));
    }
-   fns = CP_(all_fns)(&n);
+   fns = CP_(all_ctxs)(&n);
    for (i = 0; i < n; i++) {
       CP_Arc *a;
       for (a = fns[i]->arcs; a; a = a->next) {
@@ -781,7 +774,6 @@ static void zero_costs(UInt tid, Bool keep_unshown)
          CP_(ev_clear)(a->inclusive);
       }
    }
-   VG_(free)(fns);
    sys = CP_(sys_costs)(&n);
    for (i = 0; i < n; i++)
       if (sys[i]->tid == tid)
