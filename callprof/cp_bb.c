@@ -51,6 +51,7 @@
 #include "pub_tool_tooliface.h"
 
 #include "cp.h"
+#include "cp_classify.h"
 #include "ir_counter.h"
 
 CP_Block *CP_(all_blocks);
@@ -703,7 +704,8 @@ static void sim_stmt(IRSB *out, SimEmit *se, const IRSB *in, const IRStmt *st)
 static Bool jump_is_call(const CP_Block *b, Addr target)
 {
    CP_Loc *to = CP_(loc_of)(target);
-   return to->is_entry || to->sect != b->loc->sect || to->di != b->loc->di;
+   return cpx_jump_is_call(to->is_entry, to->sect == b->loc->sect,
+                           to->di == b->loc->di);
 }
 
 /* The transition helper before an exit: GUARD NULL for the final exit;

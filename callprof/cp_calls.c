@@ -72,6 +72,7 @@
 #include "pub_tool_vkiscnums.h"
 
 #include "cp.h"
+#include "cp_classify.h"
 
 /*------------------------------------------------------------*/
 /*--- Types                                                ---*/
@@ -85,10 +86,11 @@ typedef struct {
 } Site;
 
 typedef struct {
+   CPX_Frame at;       /* first: what cp_classify.h reads (the stack
+                          pointer, site.ret_addr) */
    CP_Arc *arc;        /* NULL: a skipped function */
    CP_Path *path;      /* NULL unless --folded-out-file */
    Site    site;
-   Addr    sp;
    ULong   enter[CP_MAX_EV];  /* the thread's costs at the call */
    CP_Ctx *saved_ctx;
    Site    nonskipped;
@@ -472,7 +474,8 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
       src = t->nonskipped;         /* a call out of skipped code */
    f = &t->stack[t->sp++];
    f->site = src;
-   f->sp = sp;
+   f->at.sp = sp;
+   f->at.ret_addr = src.ret_addr;
    thread_cost(t, f->enter);
    f->saved_ctx = CP_(cur_ctx);
    f->nonskipped = t->nonskipped;
@@ -560,17 +563,10 @@ static void pop(Thread *t)
    how many were popped. */
 static Int unwind(Thread *t, Addr sp, Int minpops)
 {
-   Int n = 0;
-   while (t->sp > 0) {
-      Frame *top = &t->stack[t->sp - 1];
-      if (top->sp < sp || (top->sp == sp && minpops > 0)) {
-         minpops--;
-         pop(t);
-         n++;
-         continue;
-      }
-      break;
-   }
+   Int n = (Int)cpx_left_frames(t->stack, sizeof(Frame), t->sp, sp,
+                                minpops), k;
+   for (k = 0; k < n; k++)
+      pop(t);
    return n;
 }
 
@@ -621,26 +617,9 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    src.ret_addr = e->ret_addr;
 
    /* A return is real only if it leaves the top frame. */
-   if (kind == CP_Ret && t->sp > 0) {
-      Int up = t->sp - 1;
-      Frame *top = &t->stack[up];
-      if (sp < top->sp)
-         popcount = 0;
-      else if (top->sp == sp) {
-         for (;;) {
-            if (top->site.ret_addr == target)
-               break;
-            if (up > 0) {
-               top = &t->stack[--up];
-               if (top->sp == sp) {
-                  popcount++;
-                  continue;
-               }
-            }
-            popcount = 0;
-            break;
-         }
-      }
+   if (kind == CP_Ret) {
+      popcount = (Int)cpx_return_pops(t->stack, sizeof(Frame), t->sp, sp,
+                                      target);
       if (popcount == 0) {
          kind = CP_Jump;
          ret_without_call = True;
@@ -650,8 +629,9 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    /* A jump Callgrind takes as a call. */
    if (kind == CP_Jump) {
       CP_Loc *from = e->block->loc;
-      if (!ret_without_call && !to->is_entry && to->sect == from->sect &&
-          to->di == from->di) {
+      if (!ret_without_call &&
+          !cpx_jump_is_call(to->is_entry, to->sect == from->sect,
+                            to->di == from->di)) {
          /* A jump after all (an indirect one: direct jumps that are no
             calls call no helper), unless it leaves frames (longjmp,
             exceptions): then a return. */
@@ -663,7 +643,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
       if (from->fn->pop_on_jump && t->sp > 0 && t->stack[t->sp - 1].arc) {
          Frame *top = &t->stack[t->sp - 1];
          src = top->site;
-         sp = top->sp;
+         sp = top->at.sp;
          pop(t);
       }
       kind = CP_Call;
@@ -680,7 +660,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    if (unwind(t, sp, 0) > 0)
       return;                 /* frames were left: a return after all */
    if (emulated && t->sp > 0)
-      sp = t->stack[t->sp - 1].sp;
+      sp = t->stack[t->sp - 1].at.sp;
    push(t, src, to->fn, target, sp, to->fn->skip);
 }
 
