@@ -53,6 +53,7 @@
 #include "valgrind.h"
 
 #include "hs.h"
+#include "hs_blocktab.h"
 
 SizeT HS_(heap_B)  = 0;
 SizeT HS_(extra_B) = 0;
@@ -380,97 +381,27 @@ void HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra, Bool going_down)
 /*--- Blocks                                               ---*/
 /*------------------------------------------------------------*/
 
-/* Live blocks: an open-addressing hash table keyed by address (linear
-   probing, a power-of-two size, at most 5/8 full; a deletion shifts the
-   entries after it back, so there are no tombstones).  The entries are
-   the blocks themselves, 32 bytes each: a free or a realloc reads one
-   cache line, not a chain of nodes, and nothing is allocated per block.
-   A pointer to an entry is good until the next insertion or deletion.
-   Pool membership is kept apart (PoolChunk), for the few blocks that
-   have it. */
-typedef struct {
-   Addr     addr;         /* the block's address; 0: an empty slot */
-   SizeT    req;          /* requested bytes */
-   HS_Site *site;
-   /* usable - requested: a size, since an in-place realloc that shrinks
-      a block adds what it gives up (over 4 GiB for a huge block) */
-   SizeT    slop : 8 * sizeof(SizeT) - 1;
-   SizeT    in_pool : 1;  /* a memory-pool chunk (see PoolChunk) */
-} Block;
+/* Live blocks: hs_blocktab.h's table (an open-addressing table keyed by
+   address, the entries the blocks themselves).  Pool membership is kept
+   apart (PoolChunk), for the few blocks that have it. */
+typedef HS_Block Block;
 STATIC_ASSERT(sizeof(Block) == 32);
 
-static Block *btab;
-static UWord  bmask;      /* slots - 1 */
-static UWord  bcount;     /* live blocks */
+static HS_BlockTab blocks;
 
-static inline UWord bslot(Addr a)
+static void *blocks_zalloc(unsigned long bytes)
 {
-   UWord h = (a >> 3) * 0x9E3779B97F4A7C15UL;
-   return (h ^ (h >> 31)) & bmask;
+   return VG_(calloc)("hs.heap.blocks", 1, bytes);
 }
 
 static Block *block_find(Addr a)
 {
-   UWord i = bslot(a);
-   while (btab[i].addr != 0) {
-      if (btab[i].addr == a)
-         return &btab[i];
-      i = (i + 1) & bmask;
-   }
-   return NULL;
-}
-
-static void block_table_init(UWord slots)
-{
-   btab = VG_(calloc)("hs.heap.blocks", slots, sizeof(Block));
-   bmask = slots - 1;
-}
-
-/* A new entry for A, which is not in the table. */
-static Block *block_add(Addr a)
-{
-   UWord i;
-   if ((bcount + 1) * 8 > (bmask + 1) * 5) {
-      Block *old = btab;
-      UWord n = bmask + 1, j;
-      block_table_init(2 * n);
-      for (j = 0; j < n; j++)
-         if (old[j].addr != 0) {
-            for (i = bslot(old[j].addr); btab[i].addr != 0; i = (i + 1) & bmask)
-               ;
-            btab[i] = old[j];
-         }
-      VG_(free)(old);
-   }
-   for (i = bslot(a); btab[i].addr != 0; i = (i + 1) & bmask)
-      ;
-   btab[i].addr = a;
-   bcount++;
-   return &btab[i];
-}
-
-static void block_delete(Block *e)
-{
-   UWord i = e - btab, j = i, k;
-   for (;;) {
-      j = (j + 1) & bmask;
-      if (btab[j].addr == 0)
-         break;
-      /* The entry at j may move back to i unless its home slot k lies
-         cyclically in (i, j]. */
-      k = bslot(btab[j].addr);
-      if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
-         continue;
-      btab[i] = btab[j];
-      i = j;
-   }
-   btab[i].addr = 0;
-   bcount--;
+   return hs_bt_find(&blocks, a);
 }
 
 static Block *new_block(Addr p, SizeT req, SizeT slop, HS_Site *site)
 {
-   Block *b = block_add(p);
+   Block *b = hs_bt_add(&blocks, p);
    b->req  = req;
    b->slop = slop;
    b->site = site;
@@ -484,7 +415,7 @@ static void drop_block(Block *b)
 {
    HS_Site *site = b->site;
    SizeT req = b->req, slop = b->slop;
-   block_delete(b);
+   hs_bt_delete(&blocks, b);
    HS_(count)(site, -(SSizeT)req, -(SSizeT)(HS_(clo_heap_admin) + slop),
               True);
 }
@@ -524,7 +455,7 @@ static void *alloc_block(ThreadId tid, SizeT req, SizeT align, Bool zero)
       return NULL;
    /* The block's slot is a cache miss, in a big table; fetch it while
       the stack is unwound. */
-   __builtin_prefetch(&btab[bslot((Addr)p)], 1);
+   __builtin_prefetch(&blocks.slots[hs_bt_home(&blocks, (Addr)p)], 1);
    if (zero)
       VG_(memset)(p, 0, req);
    new_block((Addr)p, req, VG_(cli_malloc_usable_size)(p) - req,
@@ -607,8 +538,8 @@ static void *hs_realloc(ThreadId tid, void *old, SizeT new_req)
    site = HS_(site_here)(tid, 1);
    if (old_site->n_ips == 0 || site->n_ips == 0)
       site = old_site;
-   block_delete(b);
-   b = block_add((Addr)p);
+   hs_bt_delete(&blocks, b);
+   b = hs_bt_add(&blocks, (Addr)p);
    b->req = new_req;
    b->slop = new_slop;
    b->site = site;
@@ -849,7 +780,7 @@ void HS_(heap_pre_clo_init)(void)
    sites      = VG_(HT_construct)("heapsnap sites");
    sites_by_id = VG_(newXA)(VG_(malloc), "hs.heap.sites_by_id", VG_(free),
                             sizeof(HS_Site *));
-   block_table_init(1024);
+   hs_bt_init(&blocks, 1024, blocks_zalloc, VG_(free));
    pools      = VG_(HT_construct)("heapsnap pools");
    chunks     = VG_(HT_construct)("heapsnap pool chunks");
 }
