@@ -37,13 +37,14 @@
 #include "pub_tool_xarray.h"
 
 #include "hs.h"
+#include "hs_series.h"
 #include "profwriter.h"
 
 typedef enum { SnapNormal, SnapPeak } SnapKind;
 
 typedef struct {
-   SnapKind   kind;
-   ULong      time;
+   HS_Moment  at;            /* first: its time, and whether the peak
+                                (what hs_series.h reads) */
    SizeT      heap_B, extra_B, stacks_B;
    SizeT     *tree;          /* detailed: live bytes of each counted site,
                                 by site id; NULL otherwise */
@@ -70,8 +71,8 @@ static SizeT total_now(void)
 static void fill(Snapshot *s, SnapKind kind, ULong time, Bool detailed)
 {
    UInt i;
-   s->kind     = kind;
-   s->time     = time;
+   s->at.peak  = kind == SnapPeak;
+   s->at.time  = time;
    s->heap_B   = HS_(heap_B);
    s->extra_B  = HS_(extra_B);
    s->stacks_B = HS_(stacks_B);
@@ -94,44 +95,22 @@ static void drop(Snapshot *s)
    s->tree = NULL;
 }
 
-static Bool uncullable(Int i)
-{
-   return i == 0 || i == n_snaps - 1 || snaps[i].kind == SnapPeak;
-}
-
-/* Remove half of the snapshots, one at a time, each time the one whose
-   neighbours are closest together; return the smallest gap left,
-   ignoring gaps between two snapshots that can never be culled (they
-   would pin the interval for ever). */
+/* Remove half of the snapshots, one at a time (hs_series.h says which);
+   return the new minimum interval. */
 static ULong cull(void)
 {
-   Int removed, i, j;
+   Int removed, j;
    ULong gap;
 
    for (removed = 0; removed < HS_(clo_max_snapshots) / 2; removed++) {
-      Int best = -1;
-      ULong best_span = ~0ULL;
-      for (i = 1; i + 1 < n_snaps; i++) {
-         ULong span = snaps[i + 1].time - snaps[i - 1].time;
-         if (snaps[i].kind != SnapPeak && span < best_span) {
-            best_span = span;
-            best = i;
-         }
-      }
+      Int best = hs_ser_victim(snaps, sizeof *snaps, n_snaps);
       tl_assert(best > 0);
       drop(&snaps[best]);
       for (j = best; j + 1 < n_snaps; j++)
          snaps[j] = snaps[j + 1];
       n_snaps--;
    }
-
-   gap = ~0ULL;
-   for (i = 1; i < n_snaps; i++) {
-      if (uncullable(i) && uncullable(i - 1))
-         continue;
-      if (snaps[i].time - snaps[i - 1].time < gap)
-         gap = snaps[i].time - snaps[i - 1].time;
-   }
+   gap = hs_ser_min_gap(snaps, sizeof *snaps, n_snaps);
    tl_assert(gap != ~0ULL);
    return gap;
 }
@@ -146,8 +125,7 @@ static void take(SnapKind kind, ULong time, Bool detailed)
       HS_(snap_peak_above) = peak_total
          + (SizeT)(peak_total * HS_(clo_peak_inaccuracy) / 100);
       for (i = 0; i < n_snaps; i++)
-         if (snaps[i].kind == SnapPeak)
-            snaps[i].kind = SnapNormal;
+         snaps[i].at.peak = False;
    }
    n_snaps++;
    if (n_snaps == HS_(clo_max_snapshots))
@@ -160,13 +138,13 @@ void HS_(snap_maybe)(void)
    ULong t = HS_(now)();
    if (t < HS_(snap_next_time))
       return;
-   take(SnapNormal, t, since_detailed == HS_(clo_detailed_freq) - 1);
+   take(SnapNormal, t, hs_ser_detailed(since_detailed,
+                                       HS_(clo_detailed_freq)));
 }
 
 void HS_(snap_peak_check)(void)
 {
-   SizeT excess = (SizeT)(peak_total * HS_(clo_peak_inaccuracy) / 100);
-   if (total_now() <= peak_total + excess)
+   if (!hs_ser_new_peak(total_now(), peak_total, HS_(clo_peak_inaccuracy)))
       return;
    take(SnapPeak, HS_(now)(), True);
 }
@@ -176,7 +154,8 @@ void HS_(snap_init)(void)
    snaps = VG_(calloc)("hs.snap.snaps", HS_(clo_max_snapshots),
                        sizeof(Snapshot));
    /* The start, at time 0; detailed only with --detailed-freq=1. */
-   take(SnapNormal, HS_(now)(), since_detailed == HS_(clo_detailed_freq) - 1);
+   take(SnapNormal, HS_(now)(), hs_ser_detailed(since_detailed,
+                                                HS_(clo_detailed_freq)));
 }
 
 /*------------------------------------------------------------*/
@@ -241,9 +220,9 @@ static void write_snapshot(PW_Sink *out, UInt n, const Snapshot *s)
    PW_MsStack *stacks;
    UInt i, k = 0;
 
-   pw_ms_snapshot(out, n, s->time, s->heap_B, s->extra_B, s->stacks_B,
+   pw_ms_snapshot(out, n, s->at.time, s->heap_B, s->extra_B, s->stacks_B,
                   s->tree == NULL ? "empty"
-                  : s->kind == SnapPeak ? "peak" : "detailed");
+                  : s->at.peak ? "peak" : "detailed");
    if (s->tree == NULL)
       return;
    stacks = VG_(malloc)("hs.snap.write", (s->n_tree ? s->n_tree : 1)
