@@ -54,6 +54,7 @@
 
 #include "hs.h"
 #include "hs_blocktab.h"
+#include "hs_filter.h"
 
 SizeT HS_(heap_B)  = 0;
 SizeT HS_(extra_B) = 0;
@@ -68,10 +69,7 @@ SizeT HS_(extra_B) = 0;
 typedef struct {
    struct IPFacts *next;    /* VgHashNode */
    UWord           key;     /* the address */
-   Bool            has_name;
-   Bool            is_alloc_fn;
-   Bool            is_ignore_fn;
-   Vg_FnNameKind   kind;
+   HS_FrameFacts   f;       /* what hs_filter.h asks */
 } IPFacts;
 
 static VgHashTable *ip_facts;
@@ -81,22 +79,31 @@ static Bool in_list(XArray *list, const HChar *name)
    return VG_(strIsMemberXA)(list, name);
 }
 
-static const IPFacts *facts(Addr ip)
+static const HS_FrameFacts *facts(Addr ip)
 {
    IPFacts *f = VG_(HT_lookup)(ip_facts, ip);
    const HChar *name;
    DiEpoch ep;
+   Vg_FnNameKind kind;
    if (f != NULL)
-      return f;
+      return &f->f;
    ep = VG_(current_DiEpoch)();
    f = VG_(malloc)("hs.heap.facts", sizeof *f);
    f->key = ip;
-   f->has_name = VG_(get_fnname)(ep, ip, &name);
-   f->is_alloc_fn = f->has_name && in_list(HS_(clo_alloc_fns), name);
-   f->is_ignore_fn = f->has_name && in_list(HS_(clo_ignore_fns), name);
-   f->kind = VG_(get_fnname_kind_from_IP)(ep, ip);
+   f->f.has_name = VG_(get_fnname)(ep, ip, &name);
+   f->f.is_alloc_fn = f->f.has_name && in_list(HS_(clo_alloc_fns), name);
+   f->f.is_ignore_fn = f->f.has_name && in_list(HS_(clo_ignore_fns), name);
+   kind = VG_(get_fnname_kind_from_IP)(ep, ip);
+   f->f.kind = kind == Vg_FnNameMain ? HS_FN_MAIN
+             : kind == Vg_FnNameBelowMain ? HS_FN_BELOW_MAIN : HS_FN_NORMAL;
    VG_(HT_add_node)(ip_facts, f);
-   return f;
+   return &f->f;
+}
+
+/* hs_filter.h's callback: frame I of the stack CL. */
+static const HS_FrameFacts *facts_of_frame(void *cl, int i)
+{
+   return facts(((const Addr *)cl)[i]);
 }
 
 /*------------------------------------------------------------*/
@@ -166,39 +173,6 @@ static Word cmp_site(const void *a, const void *b)
    return x->n_ips == y->n_ips && same_ips(x->ips, y->ips, x->n_ips) ? 0 : 1;
 }
 
-/* Massif's search for main or below main (m_xtree.c's, on cached
-   facts): the index of the frame to stop at, or N-1 when there is none.
-   DEEPEST_MAIN speeds up later searches, as there. */
-static Int main_or_below_main(const Addr *ips, Int n)
-{
-   static Int deepest_main = 0;
-   Vg_FnNameKind kind = Vg_FnNameNormal;
-   Int i, mbm = n - 1;
-
-   for (i = n - 1 - deepest_main; i < n; i++) {
-      if (i < 0)
-         continue;
-      kind = facts(ips[i])->kind;
-      if (kind != Vg_FnNameNormal) {
-         mbm = i;
-         break;
-      }
-   }
-   for (i = mbm - 1; i >= 0 && kind != Vg_FnNameMain; i--) {
-      Vg_FnNameKind k = facts(ips[i])->kind;
-      if (k != Vg_FnNameNormal) {
-         mbm = i;
-         kind = k;
-      }
-   }
-   if (kind == Vg_FnNameMain || kind == Vg_FnNameBelowMain) {
-      if (kind == Vg_FnNameMain && n - 1 - mbm > deepest_main)
-         deepest_main = n - 1 - mbm;
-      return mbm;
-   }
-   return n - 1;
-}
-
 /* The filtered site of raw stack IPS[0..N), as Massif's filter_IPs; its
    frames are IPS[*TOP ..]. */
 static HS_Site *filter(const Addr *ips, Int n, UInt *top_out)
@@ -207,27 +181,16 @@ static HS_Site *filter(const Addr *ips, Int n, UInt *top_out)
       HS_Site s;
       Addr    space[sizeof(HS_Site) / sizeof(Addr) + HS_MAX_DEPTH];
    } probe;
-   Int top = 0, sel, i;
+   static Int deepest_main;
+   HS_FilterOpts o;
+   Int top, sel;
    HS_Site *site;
 
-   while (top < n && facts(ips[top])->is_alloc_fn)
-      top++;
-   sel = n - top;
-
-   if (sel > 0 && VG_(sizeXA)(HS_(clo_ignore_fns)) > 0) {
-      /* The top frame decides; without a name, the first with one. */
-      for (i = top; i < n && !facts(ips[i])->has_name; i++)
-         ;
-      if (i < n && facts(ips[i])->is_ignore_fn)
-         sel = 0;
-   }
-   if (sel > 0 && !VG_(clo_show_below_main)) {
-      Int mbm = main_or_below_main(ips, n);
-      sel = mbm < top ? 1 : mbm + 1 - top;
-   }
-   if (sel > HS_(clo_depth))
-      sel = HS_(clo_depth);
-
+   o.depth = HS_(clo_depth);
+   o.show_below_main = VG_(clo_show_below_main);
+   o.any_ignore_fns = VG_(sizeXA)(HS_(clo_ignore_fns)) > 0;
+   sel = hs_filter_frames(n, &o, facts_of_frame, (void *)ips, &deepest_main,
+                          &top);
    *top_out = top;
    probe.s.n_ips = sel;
    VG_(memcpy)(probe.s.ips, ips + top, sel * sizeof(Addr));
