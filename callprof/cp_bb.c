@@ -53,6 +53,7 @@
 #include "cp.h"
 #include "cp_classify.h"
 #include "ir_counter.h"
+#include "tool_platform.h"
 
 CP_Block *CP_(all_blocks);
 ULong     CP_(ir);
@@ -526,14 +527,14 @@ static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
 static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
 {
    IRExpr *ctx = tmp_of(out, Ity_I64,
-                        IRExpr_Load(Iend_LE, Ity_I64,
+                        IRExpr_Load(TP_END, Ity_I64,
                                     mkIRExpr_HWord((HWord)&CP_(inline_ctx))));
    IRExpr *last = tmp_of(out, Ity_I64,
-                         IRExpr_Load(Iend_LE, Ity_I64,
+                         IRExpr_Load(TP_END, Ity_I64,
                                      mkIRExpr_HWord((HWord)&b->last_ctx)));
    IRExpr *miss = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, ctx, last));
    IRExpr *last_count = tmp_of(out, Ity_I64,
-                               IRExpr_Load(Iend_LE, Ity_I64,
+                               IRExpr_Load(TP_END, Ity_I64,
                                            mkIRExpr_HWord((HWord)&b->last_count)));
    IRTemp got = newIRTemp(out->tyenv, Ity_I64);
    IRTemp base = newIRTemp(out->tyenv, Ity_I64);
@@ -838,8 +839,8 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
                IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard));
             IRTemp old = newIRTemp(out->tyenv, Ity_I64);
             addStmtToIRSB(out, IRStmt_WrTmp(old,
-               IRExpr_Load(Iend_LE, Ity_I64, addr)));
-            addStmtToIRSB(out, IRStmt_Store(Iend_LE, addr,
+               IRExpr_Load(TP_END, Ity_I64, addr)));
+            addStmtToIRSB(out, IRStmt_Store(TP_END, addr,
                tmp_of(out, Ity_I64,
                       IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), one))));
          }
@@ -872,10 +873,10 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
                      now);
    if ((in->jumpkind == Ijk_Sys_syscall || in->jumpkind == Ijk_ClientReq)
        && base != IRTemp_INVALID) {
-      addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+      addStmtToIRSB(out, IRStmt_Store(TP_END,
                        mkIRExpr_HWord((HWord)&CP_(sys_block)),
                        mkIRExpr_HWord((HWord)b)));
-      addStmtToIRSB(out, IRStmt_Store(Iend_LE,
+      addStmtToIRSB(out, IRStmt_Store(TP_END,
                        mkIRExpr_HWord((HWord)&CP_(sys_count)),
                        IRExpr_RdTmp(base)));
    }

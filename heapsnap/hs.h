@@ -4,9 +4,12 @@
    SPDX-License-Identifier: GPL-2.0-or-later
 
    heapsnap is split by job:
-     hs_main.c    options, instrumentation (the instruction clock, and
-                  malloc calls made from generated code), client requests
-                  and gdbserver monitor commands, start and exit;
+     hs_main.c    options, the clock's units, client requests and
+                  gdbserver monitor commands, start and exit;
+     hs_fast.c    the instrumentation (the instruction clock, malloc
+                  calls made from generated code) and heapsnap's speed
+                  tricks, each measured and each switched off by
+                  --fast-paths=no;
      hs_heap.c    allocation sites and heap blocks: the malloc-replacement
                   callbacks, custom allocators and memory pools;
      hs_snap.c    snapshots: when to take them, culling, the peak, and
@@ -51,9 +54,10 @@ extern const HChar *HS_(clo_out_file);
 extern XArray     *HS_(clo_alloc_fns);     /* of const HChar* */
 extern XArray     *HS_(clo_ignore_fns);    /* of const HChar* */
 extern XArray     *HS_(given_args);        /* the tool options, for desc: */
+extern Bool        HS_(clo_fast_paths);     /* hs_fast.c's tricks */
 
 /*------------------------------------------------------------*/
-/*--- The clock (hs_main.c)                                ---*/
+/*--- The clock (hs_main.c) and the instrumentation (hs_fast.c) ---*/
 /*------------------------------------------------------------*/
 
 extern ULong HS_(guest_instrs_executed);   /* --time-unit=i */
@@ -61,6 +65,15 @@ extern ULong HS_(churn_B);                 /* --time-unit=B: bytes
                                               allocated + freed */
 /* Now, in the chosen time unit. */
 ULong HS_(now)(void);
+IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
+                      const VexGuestLayout *layout,
+                      const VexGuestExtents *vge,
+                      const VexArchInfo *archinfo_host,
+                      IRType gWordTy, IRType hWordTy);
+/* hs_fast.c's settings: before the options, and as the last allocation
+   of post_clo_init. */
+void HS_(fast_pre_clo_init)(void);
+void HS_(fast_post_clo_init)(void);
 
 /*------------------------------------------------------------*/
 /*--- Sites and the heap (hs_heap.c)                       ---*/

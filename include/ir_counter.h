@@ -39,16 +39,17 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
+#include "tool_platform.h"
 
 static inline void ir_add_u64(IRSB *sb, IRExpr *addr, ULong delta)
 {
    IRTemp old = newIRTemp(sb->tyenv, Ity_I64);
    IRTemp upd = newIRTemp(sb->tyenv, Ity_I64);
-   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, addr)));
+   addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(TP_END, Ity_I64, addr)));
    addStmtToIRSB(sb, IRStmt_WrTmp(upd, IRExpr_Binop(Iop_Add64,
                                        IRExpr_RdTmp(old),
                                        IRExpr_Const(IRConst_U64(delta)))));
-   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(upd)));
+   addStmtToIRSB(sb, IRStmt_Store(TP_END, addr, IRExpr_RdTmp(upd)));
 }
 
 typedef struct {

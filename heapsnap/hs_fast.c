@@ -1,0 +1,415 @@
+/* hs_fast.c: heapsnap's instrumentation, and what makes it fast.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   What generated code does for heapsnap: it keeps the instruction clock
+   (--time-unit=i, the default), and the malloc replacement's client
+   requests reach hs_heap.c's callbacks.  Massif does both the plain way,
+   and so does heapsnap with --fast-paths=no:
+
+     - the clock: before each exit of a superblock and at its end, an
+       add of the instructions of the run since the previous one
+       (clock_per_run: a load, an add and a store each);
+     - every client request returns to the scheduler, which calls the
+       callback and enters generated code again;
+     - Valgrind's own translation settings, and the guest state where
+       the core puts it.
+
+   With --fast-paths=yes (the default) four tricks replace those.  Each
+   changes only speed: tests/heapsnap/fast_paths_*.vgtest run programs
+   both ways and require the same file, snapshot for snapshot and time
+   for time (tests/same-profile).  What each gained when it was added,
+   on malloc-heavy (docs/benchmarks.md, "How heapsnap got from 1.0x to
+   0.8x Massif"; all four against --fast-paths=no: "heapsnap's fast
+   paths" there), and what each assumes:
+
+   1. The clock added on entry (clock_on_entry): the superblock's whole
+      count is added once on entry, and an exit taken early sets it
+      back with a guarded store, its guard rewritten (guard_swapped) so
+      that VEX does not keep it in a register: 3.42 s -> 3.23 s, and
+      the guard 2.87 s -> 2.75 s.  Assumes nothing reads the clock from
+      inside a superblock: true but for --stacks=yes, whose
+      stack-pointer helpers do, and which keeps the plain clock.
+   2. Loops unrolled up to 8 times (iropt_unroll_thresh 400, where the
+      core's default is 120): the add on entry is paid once per 8 turns
+      of a tight loop: 3.15 s -> 2.87 s.  A user's
+      --vex-iropt-unroll-thresh still wins.
+   3. Malloc calls from generated code (add_fast_call, below): the
+      scheduler's round trip saved on every allocation and free:
+      3.23 s -> 3.15 s.  Assumes amd64's guest state (include/
+      tool_platform.h).
+   4. The main thread's guest state placed 16 bytes past a multiple of
+      32 bytes (place_guest_state): on AMD EPYC a tight loop runs 11%
+      slower when the state starts at a multiple of 32 (3.1 s against
+      2.75 s).  Assumes Valgrind 3.19's allocation order on amd64
+      (TP_GS_AFTER_MARKER, defined for that version only, as its test
+      requires it); on other processors it gains nothing and costs
+      nothing. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "valgrind.h"
+
+#include "hs.h"
+#include "ir_counter.h"
+#include "tool_platform.h"
+
+Bool HS_(clo_fast_paths) = True;
+
+/*------------------------------------------------------------*/
+/*--- The clock                                            ---*/
+/*------------------------------------------------------------*/
+
+/* --time-unit=i counts guest instructions.  The count has to be exact
+   only where the tool reads it: in the callbacks of client requests and
+   system calls, at thread switches and at exit, all of which happen
+   where a superblock is left.  Massif adds each run's count before
+   every exit of a superblock, a load, an add and a store each time.
+   heapsnap adds the whole superblock's count once, on entry, and an
+   exit that leaves early sets the count back with a guarded store, which
+   costs a compare and a branch while the exit is not taken:
+
+      t0 = LD:I64(&count)              at the first IMark
+      ST(&count) = t0 + n              n: the superblock's instructions
+      ...
+      if (g') ST(&count) = t0 + k      k: instructions up to exit 1;
+                                       g': g written differently
+                                       (guard_swapped)
+      if (g) goto ...                  exit 1
+      ...                              the end: nothing more to add
+
+   Helpers called from inside a superblock would see the count of its
+   end, and a count that goes back when an early exit is taken.  Only
+   --stacks=yes has such helpers (the core's stack-pointer tracking), and
+   its snapshots need a clock that never goes back, so there heapsnap
+   counts as Massif does (clock_per_run). */
+static IRExpr *clock_addr(void)
+{
+   return mkIRExpr_HWord((HWord)&HS_(guest_instrs_executed));
+}
+
+static Int count_imarks(const IRSB *in)
+{
+   Int i, n = 0;
+   for (i = 0; i < in->stmts_used; i++)
+      n += in->stmts[i]->tag == Ist_IMark;
+   return n;
+}
+
+/* The guard of an exit, written differently.  Given to the guarded
+   store as it is, a guard would be used twice, so VEX keeps it in a
+   register as 0 or 1 and tests it twice (setcc, test, test).  A guard
+   that is a comparison is rewritten with its operands swapped
+   (a < b is !(b <= a)): each use then has a comparison of its own,
+   which becomes a compare and a conditional jump, and VEX does not merge
+   the two because they differ.  Anything else is returned unchanged. */
+static const IRExpr *defining(const IRSB *in, Int before, const IRExpr *e)
+{
+   Int j;
+   if (e->tag != Iex_RdTmp)
+      return NULL;
+   for (j = before - 1; j >= 0; j--) {
+      const IRStmt *st = in->stmts[j];
+      if (st->tag == Ist_WrTmp && st->Ist.WrTmp.tmp == e->Iex.RdTmp.tmp)
+         return st->Ist.WrTmp.data;
+   }
+   return NULL;
+}
+
+static IRExpr *guard_swapped(IRSB *out, const IRSB *in, Int i)
+{
+   IRExpr *guard = in->stmts[i]->Ist.Exit.guard;
+   const IRExpr *e = defining(in, i, guard);
+   Bool negated = False;
+   IROp op, swapped;
+   IRExpr *a, *b;
+   IRTemp t, not;
+
+   /* Through Not1, and the 1-bit widenings and narrowings. */
+   while (e != NULL) {
+      if (e->tag == Iex_Unop && e->Iex.Unop.op == Iop_Not1)
+         negated = !negated;
+      else if (!(e->tag == Iex_Unop
+                 && (e->Iex.Unop.op == Iop_64to1 || e->Iex.Unop.op == Iop_32to1
+                     || e->Iex.Unop.op == Iop_1Uto64
+                     || e->Iex.Unop.op == Iop_1Uto32)))
+         break;
+      e = defining(in, i, e->Iex.Unop.arg);
+   }
+   if (e == NULL || e->tag != Iex_Binop)
+      return guard;
+   op = e->Iex.Binop.op;
+   a = e->Iex.Binop.arg1;
+   b = e->Iex.Binop.arg2;
+   /* op(a, b) == swapped(b, a), or == !swapped(b, a) for the orders. */
+   switch (op) {
+   case Iop_CmpEQ64: case Iop_CmpEQ32: case Iop_CmpNE64: case Iop_CmpNE32:
+      swapped = op;
+      break;
+   case Iop_CmpLT64U: swapped = Iop_CmpLE64U; negated = !negated; break;
+   case Iop_CmpLE64U: swapped = Iop_CmpLT64U; negated = !negated; break;
+   case Iop_CmpLT64S: swapped = Iop_CmpLE64S; negated = !negated; break;
+   case Iop_CmpLE64S: swapped = Iop_CmpLT64S; negated = !negated; break;
+   case Iop_CmpLT32U: swapped = Iop_CmpLE32U; negated = !negated; break;
+   case Iop_CmpLE32U: swapped = Iop_CmpLT32U; negated = !negated; break;
+   case Iop_CmpLT32S: swapped = Iop_CmpLE32S; negated = !negated; break;
+   case Iop_CmpLE32S: swapped = Iop_CmpLT32S; negated = !negated; break;
+   default:
+      return guard;
+   }
+   if (negated) {
+      switch (swapped) {
+      case Iop_CmpEQ64: swapped = Iop_CmpNE64; negated = False; break;
+      case Iop_CmpNE64: swapped = Iop_CmpEQ64; negated = False; break;
+      case Iop_CmpEQ32: swapped = Iop_CmpNE32; negated = False; break;
+      case Iop_CmpNE32: swapped = Iop_CmpEQ32; negated = False; break;
+      default: break;
+      }
+   }
+   /* Flat IR: the comparison in a temp of its own. */
+   t = newIRTemp(out->tyenv, Ity_I1);
+   addStmtToIRSB(out, IRStmt_WrTmp(t, IRExpr_Binop(swapped, deepCopyIRExpr(b),
+                                                   deepCopyIRExpr(a))));
+   if (!negated)
+      return IRExpr_RdTmp(t);
+   not = newIRTemp(out->tyenv, Ity_I1);
+   addStmtToIRSB(out, IRStmt_WrTmp(not, IRExpr_Unop(Iop_Not1, IRExpr_RdTmp(t))));
+   return IRExpr_RdTmp(not);
+}
+
+static void clock_on_entry(IRSB *out, const IRSB *in)
+{
+   Int i, k = 0, n = count_imarks(in);
+   IRTemp t0 = IRTemp_INVALID;
+
+   for (i = 0; i < in->stmts_used; i++) {
+      IRStmt *st = in->stmts[i];
+      if (st->tag == Ist_Exit && k > 0 && k < n) {
+         IRTemp at = newIRTemp(out->tyenv, Ity_I64);
+         addStmtToIRSB(out, IRStmt_WrTmp(at, IRExpr_Binop(Iop_Add64,
+                          IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(k)))));
+         addStmtToIRSB(out, IRStmt_StoreG(TP_END, clock_addr(),
+                                          IRExpr_RdTmp(at),
+                                          guard_swapped(out, in, i)));
+      }
+      addStmtToIRSB(out, st);
+      if (st->tag == Ist_IMark && ++k == 1) {
+         IRTemp all = newIRTemp(out->tyenv, Ity_I64);
+         t0 = newIRTemp(out->tyenv, Ity_I64);
+         addStmtToIRSB(out, IRStmt_WrTmp(t0, IRExpr_Load(TP_END, Ity_I64,
+                                                         clock_addr())));
+         addStmtToIRSB(out, IRStmt_WrTmp(all, IRExpr_Binop(Iop_Add64,
+                          IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(n)))));
+         addStmtToIRSB(out, IRStmt_Store(TP_END, clock_addr(),
+                                         IRExpr_RdTmp(all)));
+      }
+   }
+}
+
+/* Massif's way: before each exit and at the end, an add of the
+   instructions of the run since the previous one (a run's instructions
+   all execute once its first one does). */
+static void clock_per_run(IRSB *out, const IRSB *in)
+{
+   Int i, pending = 0;
+   for (i = 0; i < in->stmts_used; i++) {
+      IRStmt *st = in->stmts[i];
+      if (st->tag == Ist_IMark)
+         pending++;
+      else if (st->tag == Ist_Exit && pending > 0) {
+         ir_add_u64(out, clock_addr(), pending);
+         pending = 0;
+      }
+      addStmtToIRSB(out, st);
+   }
+   if (pending > 0)
+      ir_add_u64(out, clock_addr(), pending);
+}
+
+/*------------------------------------------------------------*/
+/*--- Malloc calls without the scheduler                   ---*/
+/*------------------------------------------------------------*/
+
+/* The malloc replacement (the core's vg_replace_malloc.c, preloaded into
+   the client) asks for every malloc, free, new or delete with a client
+   request that calls one of our callbacks (VALGRIND_NON_SIMD_CALLn).  A
+   client request ends a superblock: generated code returns to the
+   scheduler, which reads the request, calls the callback, and enters
+   generated code again.  For a program that allocates a million blocks
+   that round trip costs about as much as recording the blocks.  So a
+   superblock that ends in a client request makes the call itself, from
+   generated code, when the request is a call of one of our callbacks:
+
+      PUT(rip) = next                  the unwinder starts where the
+                                       scheduler's call would
+      t = DIRTY fast_call(GSPTR)       1: done, the result in the guest's
+                                       return register; 0: not ours
+      if (t == 0) goto next, as a client request (the core handles it)
+      goto next                        a plain jump, chained
+
+   Every other request goes through the scheduler as before.  The result is the
+   scheduler's: the same callback, the same thread, the same registers
+   (the helper declares that it reads the whole guest state, so every
+   register is in memory when it runs). */
+static VG_REGPARM(1) UWord fast_call(TP_GuestState *g)
+{
+   const UWord *arg = (const UWord *)g->TP_GUEST_REQ_ARGS;
+   ThreadId tid;
+   static Bool placed_said = False;
+
+   if (UNLIKELY(!placed_said)) {          /* see place_guest_state */
+      placed_said = True;
+      if (VG_(clo_verbosity) > 2)
+         VG_(dmsg)("heapsnap: guest state at %p (%lu past a multiple of "
+                   "32)\n", g, (Addr)g % 32);
+   }
+
+   if (!HS_(is_malloc_callback)(arg[1]))
+      return 0;
+   tid = VG_(get_running_tid)();
+   switch (arg[0]) {
+   case VG_USERREQ__CLIENT_CALL1:
+      g->TP_GUEST_REQ_RET = ((UWord (*)(ThreadId, UWord))arg[1])(tid, arg[2]);
+      return 1;
+   case VG_USERREQ__CLIENT_CALL2:
+      g->TP_GUEST_REQ_RET = ((UWord (*)(ThreadId, UWord, UWord))arg[1])
+                        (tid, arg[2], arg[3]);
+      return 1;
+   case VG_USERREQ__CLIENT_CALL3:
+      g->TP_GUEST_REQ_RET = ((UWord (*)(ThreadId, UWord, UWord, UWord))arg[1])
+                        (tid, arg[2], arg[3], arg[4]);
+      return 1;
+   }
+   return 0;
+}
+
+static void add_fast_call(IRSB *out, const VexGuestLayout *layout)
+{
+   IRTemp done = newIRTemp(out->tyenv, Ity_I64);
+   IRTemp not_ours = newIRTemp(out->tyenv, Ity_I1);
+   IRTemp args = newIRTemp(out->tyenv, Ity_I64);
+   IRDirty *d;
+
+   addStmtToIRSB(out, IRStmt_Put(offsetof(TP_GuestState, TP_GUEST_IP), out->next));
+   addStmtToIRSB(out, IRStmt_WrTmp(args, IRExpr_Get(
+                    offsetof(TP_GuestState, TP_GUEST_REQ_ARGS), Ity_I64)));
+   d = unsafeIRDirty_1_N(done, 1, "hs_fast_call",
+                         VG_(fnptr_to_fnentry)(fast_call),
+                         mkIRExprVec_1(IRExpr_GSPTR()));
+   /* It reads every register (the unwinder), writes only the result;
+      the core's stack-pointer tracking (--stacks=yes) refuses a helper
+      that would write the stack pointer. */
+   d->nFxState = 2;
+   VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+   d->fxState[0].fx     = Ifx_Read;
+   d->fxState[0].offset = 0;
+   d->fxState[0].size   = layout->total_sizeB;
+   d->fxState[1].fx     = Ifx_Write;
+   d->fxState[1].offset = offsetof(TP_GuestState, TP_GUEST_REQ_RET);
+   d->fxState[1].size   = sizeof(UWord);
+   /* The callbacks read and write client memory (calloc, realloc). */
+   d->mFx   = Ifx_Modify;
+   d->mAddr = IRExpr_RdTmp(args);
+   d->mSize = 5 * sizeof(UWord);
+   addStmtToIRSB(out, IRStmt_Dirty(d));
+   addStmtToIRSB(out, IRStmt_WrTmp(not_ours, IRExpr_Binop(Iop_CmpEQ64,
+                    IRExpr_RdTmp(done), IRExpr_Const(IRConst_U64(0)))));
+   addStmtToIRSB(out, IRStmt_Exit(IRExpr_RdTmp(not_ours), Ijk_ClientReq,
+                                  out->next->Iex.Const.con,
+                                  offsetof(TP_GuestState, TP_GUEST_IP)));
+   out->jumpkind = Ijk_Boring;
+}
+
+/*------------------------------------------------------------*/
+/*--- Where the guest state lands                          ---*/
+/*------------------------------------------------------------*/
+
+/* Generated code keeps the guest registers in the thread's guest state
+   and decrements an event counter 8 bytes into it on entry to every
+   superblock.  On the AMD EPYC machines we measure on, a tight loop runs
+   about 11% slower when the guest state starts at a multiple of 32 bytes
+   (the counter then shares a 32-byte block with RAX and RCX, 16 and 24
+   bytes in) than when it starts 16 bytes past one: malloc-heavy takes
+   3.1 s or 2.75 s by that alone.  The core allocates the threads' states
+   (16-byte aligned) soon after the tool's post_clo_init, from the arena
+   the tool's VG_(malloc) uses, so where they land moves with everything
+   allocated before: the client's environment, and each tool's own
+   allocations (Massif's states land elsewhere than heapsnap's, in the
+   other phase).  So heapsnap's last allocation before that is a 16-byte
+   marker, and when the main thread's state would then start at a
+   multiple of 32, a second marker moves it on by 48 bytes.  The
+   distance from the marker to that state is the core's:
+   TP_GS_AFTER_MARKER, measured for Valgrind 3.19 on amd64 (the same for
+   every program and option tried); elsewhere nothing is done.  Nothing
+   but speed depends on it; with -v -v the first malloc call says where
+   the state landed. */
+static void place_guest_state(void)
+{
+#ifdef TP_GS_AFTER_MARKER
+   Addr marker = (Addr)VG_(malloc)("hs.main.gs_marker", 16);
+   if ((marker + TP_GS_AFTER_MARKER) % 32 == 0)
+      (void)VG_(malloc)("hs.main.gs_marker", 16);
+#endif
+}
+
+
+/*------------------------------------------------------------*/
+/*--- The instrumentation                                  ---*/
+/*------------------------------------------------------------*/
+
+IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
+                      const VexGuestLayout *layout,
+                      const VexGuestExtents *vge,
+                      const VexArchInfo *archinfo_host,
+                      IRType gWordTy, IRType hWordTy)
+{
+   IRSB *out;
+   Bool fast = HS_(clo_fast_paths) && in->jumpkind == Ijk_ClientReq
+               && in->next->tag == Iex_Const;
+
+   if (HS_(clo_time_unit) != HS_TimeI && !fast)
+      return in;
+   out = deepCopyIRSBExceptStmts(in);
+   if (HS_(clo_time_unit) != HS_TimeI) {
+      Int i;
+      for (i = 0; i < in->stmts_used; i++)
+         addStmtToIRSB(out, in->stmts[i]);
+   } else if (HS_(clo_stacks) || !HS_(clo_fast_paths))
+      clock_per_run(out, in);
+   else
+      clock_on_entry(out, in);
+   if (fast)
+      add_fast_call(out, layout);
+   return out;
+}
+
+/* Before the options: trick 2's default, which the core's
+   --vex-iropt-unroll-thresh then overrides. */
+#define FAST_UNROLL 400
+#define CORE_UNROLL 120      /* LibVEX_default_VexControl's */
+
+void HS_(fast_pre_clo_init)(void)
+{
+   VG_(clo_vex_control).iropt_unroll_thresh = FAST_UNROLL;
+}
+
+/* After the options, as the last allocation of post_clo_init (trick 4
+   counts on it). */
+void HS_(fast_post_clo_init)(void)
+{
+   if (!HS_(clo_fast_paths)) {
+      /* Valgrind's default again, unless the user gave one. */
+      if (VG_(clo_vex_control).iropt_unroll_thresh == FAST_UNROLL)
+         VG_(clo_vex_control).iropt_unroll_thresh = CORE_UNROLL;
+      return;
+   }
+   place_guest_state();
+}
