@@ -13,8 +13,10 @@
                  at block entry, and the helper calls at the exits that
                  may change function;
      cp_calls.c  the shadow call stack of each thread: Callgrind's
-                 call/return/jump decisions, arcs with their call counts
-                 and inclusive costs, threads and signal handlers;
+                 call/return/jump decisions applied, arcs with their call
+                 counts and inclusive costs, threads and signal handlers;
+     cp_classify.h  those decisions themselves, pure functions (also
+                 built on the host for their unit tests);
      cp_dump.c   writing the profile in Callgrind's format: dumps
                  (at exit, on client requests, --dump-before/after,
                  --dump-every-bb), zeroing, and folded stacks.

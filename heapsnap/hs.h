@@ -12,8 +12,13 @@
                   --fast-paths=no;
      hs_heap.c    allocation sites and heap blocks: the malloc-replacement
                   callbacks, custom allocators and memory pools;
-     hs_snap.c    snapshots: when to take them, culling, the peak, and
-                  writing them in Massif's format;
+     hs_snap.c    snapshots: taking them, keeping them, and writing them
+                  in Massif's format;
+     hs_blocktab.h, hs_filter.h, hs_series.h
+                  the rules that decide the numbers, in plain C built on
+                  the host too for their unit tests: the table of live
+                  blocks, the frames of a site, and which snapshots are
+                  taken and kept (culling, the peak);
      hs_stacks.c  --stacks=yes: stack bytes of every thread, and each
                   thread's high-water mark with its call stack;
      hs_pages.c   --pages-as-heap=yes: mmap, mremap and brk at page level.
