@@ -117,7 +117,7 @@ typedef struct {
 
 typedef struct {
    Bool      exists;
-   Bool      reused_slot;       /* a new thread in a dead one's slot */
+   Bool      reused_slot;  /* a new thread in a dead one's slot */
    Frame    *stack;
    UInt      sp, size;
    UInt      bottom;       /* frames below belong to interrupted code */

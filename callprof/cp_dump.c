@@ -147,25 +147,25 @@ static void add_costs(UInt *n, const CP_Block *b, Addr site,
    }
 }
 
-/* Context FN's costs in thread TID into cost_buf, by address, each
+/* Context CTX's costs in thread TID into cost_buf, by address, each
    address once; their number.  SYS[*SI ..] are the system calls'
-   costs, sorted by context (cmp_sys): FN's are taken. */
-static UInt fn_costs(CP_Ctx *fn, UInt tid, CP_SysCost **sys, UInt n_sys,
+   costs, sorted by context (cmp_sys): CTX's are taken. */
+static UInt ctx_costs(CP_Ctx *ctx, UInt tid, CP_SysCost **sys, UInt n_sys,
                      UInt *si)
 {
    UInt n = 0, i, j;
    CP_Block *b;
    CP_Foreign *f;
 
-   if (tid == 1 && fn->func && fn->func->ctx == fn)
+   if (tid == 1 && ctx->func && ctx->func->ctx == ctx)
       /* the shared counters of its blocks, thread 1's */
-      for (b = fn->func->own_blocks; b; b = b->fn_next)
+      for (b = ctx->func->own_blocks; b; b = b->fn_next)
          add_costs(&n, b, 0, b->count);
-   for (f = fn->foreign; f; f = f->ctx_next)
+   for (f = ctx->foreign; f; f = f->ctx_next)
       if (f->tid == tid)
          add_costs(&n, f->block, f->site, f->count);
-   for (; *si < n_sys && sys[*si]->ctx->id <= fn->id; (*si)++) {
-      if (sys[*si]->ctx != fn || sys[*si]->tid != tid)
+   for (; *si < n_sys && sys[*si]->ctx->id <= ctx->id; (*si)++) {
+      if (sys[*si]->ctx != ctx || sys[*si]->tid != tid)
          continue;
       reserve(n + 1);
       COST(cost_buf, n)->addr = sys[*si]->instr;
@@ -265,19 +265,19 @@ static Bool arc_shown(const CP_Arc *a, UInt tid)
    return False;
 }
 
-/* FN's arcs written in this dump (thread TID), by call site; *N of
+/* CTX's arcs written in this dump (thread TID), by call site; *N of
    them. */
-static CP_Arc **arcs_of(CP_Ctx *fn, UInt tid, UInt *n_out)
+static CP_Arc **arcs_of(CP_Ctx *ctx, UInt tid, UInt *n_out)
 {
    CP_Arc *a, **v;
    UInt n = 0;
 
-   for (a = fn->arcs; a; a = a->next)
+   for (a = ctx->arcs; a; a = a->next)
       n++;
    v = VG_(malloc)("cp.dump.arcs_of.1", (n ? n : 1) * sizeof *v);
    /* As Callgrind, an arc that cost nothing is left out (a signal
       handler's call of its sigreturn stub, never completed). */
-   for (a = fn->arcs, n = 0; a; a = a->next)
+   for (a = ctx->arcs, n = 0; a; a = a->next)
       if (arc_shown(a, tid))
          v[n++] = a;
    VG_(ssort)(v, n, sizeof *v, cmp_arc);
@@ -335,7 +335,7 @@ static CP_IndJump **ind_jumps(UInt *n)
 }
 
 typedef struct {
-   CP_Ctx *fn;
+   CP_Ctx *ctx;
    Addr   instr, target;
    Bool   cond;
    ULong  followed, executed;
@@ -344,8 +344,8 @@ typedef struct {
 static Int cmp_jump(const void *a, const void *b)
 {
    const Jump *x = a, *y = b;
-   if (x->fn->id != y->fn->id)
-      return x->fn->id < y->fn->id ? -1 : 1;
+   if (x->ctx->id != y->ctx->id)
+      return x->ctx->id < y->ctx->id ? -1 : 1;
    if (x->instr != y->instr)
       return x->instr < y->instr ? -1 : 1;
    if (x->target != y->target)
@@ -378,7 +378,7 @@ static void block_jumps(const CP_Block *b, const ULong *c, CP_Ctx *ctx,
          exit the conditional jump. */
       if (!x[e].jump || (b->inverted && e == last - 1))
          continue;
-      j->fn = ctx;
+      j->ctx = ctx;
       j->instr = x[e].instr;
       j->target = x[e].target;
       j->cond = !final || b->inverted;
@@ -424,7 +424,7 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
    }
    for (i = 0; i < n_ind; i++)
       if (ind[i]->tid == tid && ind[i]->count > 0) {
-         v[n].fn = ind[i]->ctx;
+         v[n].ctx = ind[i]->ctx;
          v[n].instr = ind[i]->instr;
          v[n].target = ind[i]->target;
          v[n].cond = False;
@@ -448,7 +448,7 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
 /*--- Writing one file                                     ---*/
 /*------------------------------------------------------------*/
 
-/* Function (context) FN's costs V[0 .. N), and its jumps JV[*JI] on and
+/* Context CTX's costs V[0 .. N), and its jumps JV[*JI] on and
    calls,
    in address order as Callgrind writes them (dump.c, fprint_bbcc): at
    each address its cost, then its jumps, then its calls; before each,
@@ -460,7 +460,7 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
    force.  Without instruction positions, consecutive instructions of
    one line make one cost line, and a jump to no line is left out (it
    says nothing). */
-static void write_function(PW_Cg *w, CP_Ctx *fn, UInt tid,
+static void write_function(PW_Cg *w, CP_Ctx *ctx, UInt tid,
                            const Cost *v, UInt n,
                            const Jump *jv, UInt nj, UInt *ji)
 {
@@ -470,25 +470,25 @@ static void write_function(PW_Cg *w, CP_Ctx *fn, UInt tid,
    PW_CgPos pos, p2, to;
    ULong ev[CP_MAX_EV];
    UInt n_arcs, ai = 0;
-   CP_Arc **arcs = arcs_of(fn, tid, &n_arcs);
+   CP_Arc **arcs = arcs_of(ctx, tid, &n_arcs);
 
-   pw_cg_function(w, fn->func->obj, fn->func->file, fn->name);
+   pw_cg_function(w, ctx->func->obj, ctx->func->file, ctx->name);
    for (;;) {
       Addr ca = *i < n ? COST(v, *i)->addr : none;
-      Addr ja = *ji < nj && jv[*ji].fn == fn ? jv[*ji].instr : none;
+      Addr ja = *ji < nj && jv[*ji].ctx == ctx ? jv[*ji].instr : none;
       Addr aa = ai < n_arcs ? arcs[ai]->site : none;
       if (ca == none && ja == none && aa == none)
          break;
       if (ca <= ja && ca <= aa) {
          Addr next = ja < aa ? ja : aa;
          if (!pos_of(ca, &pos, file, sizeof file))
-            VG_(strcpy)(file, fn->func->file);
+            VG_(strcpy)(file, ctx->func->file);
          VG_(memcpy)(ev, COST(v, *i)->ev, CP_(n_ev) * sizeof(ULong));
          (*i)++;
          while (!CP_(clo_dump_instr) && *i < n &&
                 COST(v, *i)->addr <= next) {
             if (!pos_of(COST(v, *i)->addr, &p2, file2, sizeof file2))
-               VG_(strcpy)(file2, fn->func->file);
+               VG_(strcpy)(file2, ctx->func->file);
             if (p2.line != pos.line || !VG_STREQ(file, file2))
                break;
             CP_(ev_add)(ev, COST(v, *i)->ev);
@@ -557,9 +557,9 @@ static void write_file(const HChar *trigger, UInt tid)
    PW_File *f;
    PW_Cg *w;
    Jump *jv = NULL;
-   CP_Ctx *const *fns;
+   CP_Ctx *const *ctxs;
    CP_SysCost **sys;
-   UInt n_fns, n_jumps = 0, n_sys, si = 0, k, ji = 0, len;
+   UInt n_ctxs, n_jumps = 0, n_sys, si = 0, k, ji = 0, len;
    ULong total[CP_MAX_EV];
    Bool continued;
 
@@ -588,7 +588,7 @@ static void write_file(const HChar *trigger, UInt tid)
    file_total(tid, sys, n_sys, total);
    if (CP_(clo_collect_jumps))
       jv = gather_jumps(tid, &n_jumps);
-   fns = CP_(all_ctxs)(&n_fns);
+   ctxs = CP_(all_ctxs)(&n_ctxs);
    pw_vg_client_cmd(cmd, sizeof cmd);
    VG_(snprintf)(trig, sizeof trig, "Trigger: %s",
                  trigger ? trigger : "Program termination");
@@ -624,18 +624,18 @@ static void write_file(const HChar *trigger, UInt tid)
    }
 
    /* Functions in creation order; sys and jv are sorted the same way. */
-   for (k = 0; k < n_fns; k++) {
-      CP_Ctx *fn = fns[k];
+   for (k = 0; k < n_ctxs; k++) {
+      CP_Ctx *ctx = ctxs[k];
       Bool has_arcs = False;
       CP_Arc *a;
-      UInt n = fn_costs(fn, tid, sys, n_sys, &si);
-      for (a = fn->arcs; a; a = a->next)
+      UInt n = ctx_costs(ctx, tid, sys, n_sys, &si);
+      for (a = ctx->arcs; a; a = a->next)
          has_arcs |= arc_shown(a, tid);
-      while (ji < n_jumps && jv[ji].fn->id < fn->id)
+      while (ji < n_jumps && jv[ji].ctx->id < ctx->id)
          ji++;          /* jumps of a function with no cost (none) */
       if (n == 0 && !has_arcs)
          continue;
-      write_function(w, fn, tid, cost_buf, n, jv, n_jumps, &ji);
+      write_function(w, ctx, tid, cost_buf, n, jv, n_jumps, &ji);
    }
    VG_(free)(sys);
    VG_(free)(cost_buf);
@@ -751,7 +751,7 @@ static void zero_costs(UInt tid, Bool keep_unshown)
 {
    CP_Block *b;
    CP_Foreign *f;
-   CP_Ctx *const *fns;
+   CP_Ctx *const *ctxs;
    CP_SysCost **sys;
    CP_IndJump **ind;
    UInt n, i;
@@ -763,10 +763,10 @@ static void zero_costs(UInt tid, Bool keep_unshown)
          if (f->tid == tid)
             VG_(memset)(f->count, 0, b->n_slots * sizeof(ULong));
    }
-   fns = CP_(all_ctxs)(&n);
+   ctxs = CP_(all_ctxs)(&n);
    for (i = 0; i < n; i++) {
       CP_Arc *a;
-      for (a = fns[i]->arcs; a; a = a->next) {
+      for (a = ctxs[i]->arcs; a; a = a->next) {
          if (a->tid != tid)
             continue;
          if (!keep_unshown || arc_shown(a, tid))
