@@ -19,7 +19,9 @@
    With --fast-paths=yes (the default) four tricks replace those.  Each
    changes only speed: tests/heapsnap/fast_paths_*.vgtest run programs
    both ways and require the same file, snapshot for snapshot and time
-   for time (tests/same-profile).  What each gained when it was added,
+   for time (tests/same-profile).  (Single-threaded ones: Valgrind
+   switches threads after a count of superblocks, which unrolling
+   changes, so a threaded program interleaves differently.)  What each gained when it was added,
    on malloc-heavy (docs/benchmarks.md, "How heapsnap got from 1.0x to
    0.8x Massif"; all four against --fast-paths=no: "heapsnap's fast
    paths" there), and what each assumes:
