@@ -288,6 +288,8 @@ typedef struct CP_Loc {
 } CP_Loc;
 
 CP_Loc *CP_(loc_of)(Addr a);
+/* N zeroed bytes that are never freed (cp_bb.c says why). */
+void *CP_(perm)(SizeT n);
 /* The context BASE (level 1) at recursion LEVEL (1 .. its function's
    max_rec; 1: BASE itself). */
 CP_Ctx *CP_(ctx_level)(CP_Ctx *base, UInt level);

@@ -91,6 +91,25 @@ static UInt         n_fns;
 static CP_Ctx     **ctxs;
 static UInt         n_ctxs, ctxs_size;
 
+/* What callprof keeps for the whole run (functions, contexts, locations,
+   blocks and their counters, arcs) is never freed: it comes zeroed from
+   the core's permanent allocator, which adds no header to a block.
+   With tens of thousands of blocks of seven small arrays each, the
+   headers alone were megabytes. */
+void *CP_(perm)(SizeT n)
+{
+   void *p = VG_(perm_malloc)(n ? n : 1, sizeof(ULong));
+   VG_(memset)(p, 0, n ? n : 1);
+   return p;
+}
+
+static HChar *perm_str(const HChar *s)
+{
+   HChar *p = CP_(perm)(VG_(strlen)(s) + 1);
+   VG_(strcpy)(p, s);
+   return p;
+}
+
 static UWord hash_str(UWord h, const HChar *s)
 {
    while (*s)
@@ -103,7 +122,7 @@ static UWord hash_str(UWord h, const HChar *s)
 static CP_Ctx *new_ctx(CP_Fn *fn, const HChar *name, UInt level,
                        CP_Ctx *base, CP_Fn *const *callers, UInt n)
 {
-   CP_Ctx *c = VG_(calloc)("cp.bb.new_ctx.1", 1, sizeof *c);
+   CP_Ctx *c = CP_(perm)(sizeof *c);
    UInt i;
    c->func = fn;
    c->name = name;
@@ -111,7 +130,7 @@ static CP_Ctx *new_ctx(CP_Fn *fn, const HChar *name, UInt level,
    c->base = base ? base : c;
    c->n_callers = n;
    if (n > 0) {
-      c->callers = VG_(malloc)("cp.bb.new_ctx.2", n * sizeof(CP_Fn *));
+      c->callers = CP_(perm)(n * sizeof(CP_Fn *));
       for (i = 0; i < n; i++)
          c->callers[i] = callers[i];
    }
@@ -134,11 +153,11 @@ static CP_Fn *fn_get(const HChar *obj, const HChar *file, const HChar *name)
       if (f->key == key && VG_STREQ(f->name, name) &&
           VG_STREQ(f->file, file) && VG_STREQ(f->obj, obj))
          return f;
-   f = VG_(calloc)("cp.bb.fn_get.1", 1, sizeof *f);
+   f = CP_(perm)(sizeof *f);
    f->key = key;
-   f->obj = VG_(strdup)("cp.bb.fn_get.2", obj);
-   f->file = VG_(strdup)("cp.bb.fn_get.3", file);
-   f->name = VG_(strdup)("cp.bb.fn_get.4", name);
+   f->obj = perm_str(obj);
+   f->file = perm_str(file);
+   f->name = perm_str(name);
    f->id = n_fns++;
    f->pop_on_jump = VG_(strncmp)(name, "_dl_runtime_resolve", 19) == 0;
    f->skip = CP_(fn_matches)(CP_PAT_SKIP, name);
@@ -163,11 +182,11 @@ CP_Ctx *CP_(ctx_level)(CP_Ctx *base, UInt level)
    if (level <= 1)
       return base;
    if (base->levels == NULL)
-      base->levels = VG_(calloc)("cp.bb.ctx_level.1",
-                                 base->func->max_rec + 1, sizeof(CP_Ctx *));
+      base->levels = CP_(perm)((base->func->max_rec + 1)
+                                          * sizeof(CP_Ctx *));
    if (base->levels[level])
       return base->levels[level];
-   name = VG_(malloc)("cp.bb.ctx_level.2", VG_(strlen)(base->name) + 12);
+   name = CP_(perm)(VG_(strlen)(base->name) + 12);
    VG_(sprintf)(name, "%s'%u%s", base->func->name, level,
                 base->name + VG_(strlen)(base->func->name));
    c = new_ctx(base->func, name, level, base, base->callers,
@@ -221,11 +240,11 @@ CP_Ctx *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n)
       len = VG_(strlen)(fn->name) + 1;
       for (i = 0; i < n; i++)
          len += VG_(strlen)(callers[i]->name) + 1;
-      name = VG_(malloc)("cp.bb.callers_ctx.2", len);
+      name = CP_(perm)(len);
       len = VG_(sprintf)(name, "%s", fn->name);
       for (i = 0; i < n; i++)
          len += VG_(sprintf)(name + len, "'%s", callers[i]->name);
-      node = VG_(malloc)("cp.bb.callers_ctx.4", sizeof *node);
+      node = CP_(perm)(sizeof *node);
       node->key = key;
       node->ctx = new_ctx(fn, name, 1, NULL, callers, n);
       VG_(HT_add_node)(callers_table, node);
@@ -261,7 +280,7 @@ CP_Loc *CP_(loc_of)(Addr a)
    if (l)
       return l;
    ep = VG_(current_DiEpoch)();
-   l = VG_(calloc)("cp.bb.loc_of.1", 1, sizeof *l);
+   l = CP_(perm)(sizeof *l);
    l->key = a;
    l->di = VG_(find_DebugInfo)(ep, a);
    l->sect = VG_(DebugInfo_sect_kind)(NULL, a);
@@ -350,7 +369,7 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
 {
    /* No context is ever this one: a new block remembers none. */
    static CP_Ctx no_ctx;
-   CP_Block *b = VG_(calloc)("cp.bb.new_block.1", 1, sizeof *b);
+   CP_Block *b = CP_(perm)(sizeof *b);
    UInt n = 0, runs = 1, r = 0, i = 0, n_exits = 0;
    Addr end = 0;
    Bool run_open = False, has_bus = False, to_next = False;
@@ -377,15 +396,14 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    b->key = addr;
    b->loc = CP_(loc_of)(addr);
    b->n_instrs = n;
-   b->instr_addr = VG_(malloc)("cp.bb.new_block.2", (n ? n : 1) * sizeof(Addr));
-   b->run_of = VG_(malloc)("cp.bb.new_block.3", (n ? n : 1) * sizeof(UShort));
-   b->run_len = VG_(calloc)("cp.bb.new_block.4", runs, sizeof(UShort));
+   b->instr_addr = CP_(perm)(n * sizeof(Addr));
+   b->run_of = CP_(perm)(n * sizeof(UShort));
+   b->run_len = CP_(perm)(runs * sizeof(UShort));
    if (has_bus && CP_(clo_collect_bus))
-      b->bus = VG_(calloc)("cp.bb.new_block.6", n, 1);
+      b->bus = CP_(perm)(n);
    b->n_exits = n_exits;
    if (CP_(clo_collect_jumps))
-      b->exits = VG_(malloc)("cp.bb.new_block.7",
-                             (n_exits + 1) * sizeof(CP_BlockExit));
+      b->exits = CP_(perm)((n_exits + 1) * sizeof(CP_BlockExit));
 
    /* Number the runs as the instrumentation does: a run opens at the
       first instruction after an exit. */
@@ -423,8 +441,7 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    b->inverted = to_next && n_exits > 0;
    if (CP_(islots).per_instr > 0) {
       UInt k = 0;
-      b->sim = VG_(malloc)("cp.bb.new_block.8",
-                           (n ? n : 1) * sizeof(CP_SimInstr));
+      b->sim = CP_(perm)(n * sizeof(CP_SimInstr));
       for (s = 0; s < in->stmts_used; s++) {
          const IRStmt *st = in->stmts[s];
          if (st->tag != Ist_IMark)
@@ -441,7 +458,7 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    b->n_slots = CP_(block_slots)(b);
    if (b->sim)
       CP_(sim_use_more)(b);
-   b->count = VG_(calloc)("cp.bb.new_block.5", b->n_slots, sizeof(ULong));
+   b->count = CP_(perm)(b->n_slots * sizeof(ULong));
 
    VG_(HT_add_node)(blocks_by_addr, b);
    b->all_next = CP_(all_blocks);
@@ -490,11 +507,11 @@ VG_REGPARM(2) ULong *CP_(ctx_counters)(CP_Block *b, ULong clock)
       if (f->ctx == ctx && f->site == site && f->tid == tid)
          break;
    if (f == NULL) {
-      f = VG_(malloc)("cp.bb.foreign.1", sizeof *f);
+      f = CP_(perm)(sizeof *f);
       f->ctx = ctx;
       f->tid = tid;
       f->site = site;
-      f->count = VG_(calloc)("cp.bb.foreign.2", b->n_slots, sizeof(ULong));
+      f->count = CP_(perm)(b->n_slots * sizeof(ULong));
       f->next = b->foreign;
       b->foreign = f;
       f->block = b;
@@ -716,7 +733,7 @@ static void add_transition(IRSB *out, const VexGuestLayout *layout,
                            Addr next_instr, IRExpr *target, IRExpr *guard,
                            IRExpr *clock)
 {
-   CP_Exit *e = VG_(malloc)("cp.bb.exit.1", sizeof *e);
+   CP_Exit *e = CP_(perm)(sizeof *e);
    IRExpr *sp = tmp_of(out, Ity_I64, IRExpr_Get(layout->offset_SP, Ity_I64));
    IRDirty *d;
 

@@ -173,8 +173,7 @@ static CP_Arc *arc_get(CP_Ctx *caller, Addr site, CP_Ctx *callee,
       if (n->key == key && n->caller == caller && n->arc.site == site &&
           n->arc.callee == callee && n->arc.tid == tid)
          return &n->arc;
-   n = VG_(calloc)("cp.calls.arc_get.1", 1,
-                   sizeof *n + CP_(n_ev) * sizeof(ULong));
+   n = CP_(perm)(sizeof *n + CP_(n_ev) * sizeof(ULong));
    n->key = key;
    n->caller = caller;
    n->arc.site = site;
@@ -210,7 +209,7 @@ static CP_Path *path_get(CP_Path *parent, CP_Fn *fn, const HChar *label)
       for (n = VG_(HT_lookup)(paths, key); n; n = n->next)
          if (n->key == key && n->path.parent == parent && n->path.fn == fn)
             return &n->path;
-   n = VG_(calloc)("cp.calls.path_get.1", 1, sizeof *n);
+   n = CP_(perm)(sizeof *n);
    n->key = key;
    n->path.parent = parent;
    n->path.fn = fn;
