@@ -133,16 +133,19 @@ void CP_(events_init)(void);
 /* --folded-event=NAME: NULL, or why NAME cannot be given. */
 const HChar *CP_(folded_event_check)(const HChar *name);
 
-/* One instruction's counters of the simulations, PER_INSTR of them:
-   each access class's (fetch, read, write; CLASS_WIDTH each, 0 without
-   --cache-sim), then the branches' at BRANCH and the cache use's at USE
-   (cp_events.c has the layout). */
+/* The simulations' counters of an instruction: CLASS_WIDTH for each
+   access class it has (fetch always, read, write; 0 without
+   --cache-sim), BRANCHES (4 with --branch-sim) and USE (4 with
+   --cacheuse); ANY: some at all.  Where an instruction's are:
+   CP_SimInstr's off, rd, wr, br, us (cp_events.c has the layout). */
 typedef struct {
-   UInt per_instr, class_width, branch, use;
+   UInt class_width, branches, use;
+   Bool any;
 } CP_InstrSlots;
 extern CP_InstrSlots CP_(islots);
 struct CP_Block;
-/* Lay out block B's counters (its runs, exits and instructions known):
+/* Lay out block B's counters (its runs, exits and instructions known,
+   and in each CP_SimInstr rd and wr non-zero if it reads or writes):
    sets B's sim_off and its instructions' offsets; the number of
    counters. */
 UInt CP_(block_slots)(struct CP_Block *b);
@@ -190,14 +193,18 @@ void CP_(sim_finish)(void);
 /* An instruction as the helpers see it: OFF is the index of its
    counters in its block's counter array (CP_(islots)). */
 typedef struct {
-   Addr addr;
-   UInt len;
-   UInt off;
+   Addr   addr;
+   UInt   off;
    /* --cacheuse: the fetches after this one that call no helper (in the
       line this one ends in, in the same run), and the parts of that line
       they use; the helper counts their uses with its own. */
-   UInt use_more;
-   UInt use_mask;
+   UInt   use_mask;
+   UShort use_more;
+   UChar  len;
+   /* Where its counters are, from OFF (CP_(block_slots)): the reads'
+      and the writes' (0: it has none; the fetch's are at 0), the
+      branches' and the cache use's. */
+   UChar  rd, wr, br, us;
 } CP_SimInstr;
 /* Whether instruction K of block B fetches from a line its predecessor
    did not end in (else its fetch is a hit that changes nothing, but for
@@ -215,7 +222,7 @@ typedef struct {
 extern const CP_SimHelpers *CP_(sim_helpers);
 /* --branch-sim: a conditional branch, TAKEN (1) or not (0); an
    indirect one to DST.  C: the instruction's branch counters (at
-   CP_(islots).branch of its counters), LOW: the low 7 (conditional)
+   its CP_SimInstr.br), LOW: the low 7 (conditional)
    or 9 (indirect) bits of its address. */
 VG_REGPARM(3) void CP_(sim_cond)(ULong *c, UWord low, UWord taken);
 VG_REGPARM(3) void CP_(sim_ind)(ULong *c, UWord low, Addr dst);

@@ -329,6 +329,63 @@ static VgHashTable *blocks_by_addr;
 
 /* The block for IN at ADDR, if one exists with the same instructions
    (code retranslated after a discard keeps its counts). */
+/* Whether statement ST reads (*RD) and writes (*WR) memory, as the
+   cache simulation sees it (sim_stmt, which calls a helper for each). */
+static void accesses(const IRStmt *st, Bool *rd, Bool *wr)
+{
+   switch (st->tag) {
+   case Ist_WrTmp:
+      *rd |= st->Ist.WrTmp.data->tag == Iex_Load;
+      break;
+   case Ist_Store: case Ist_StoreG:
+      *wr = True;
+      break;
+   case Ist_LoadG:
+      *rd = True;
+      break;
+   case Ist_Dirty: {
+      IREffect fx = st->Ist.Dirty.details->mFx;
+      *rd |= fx == Ifx_Read || fx == Ifx_Modify;
+      *wr |= fx == Ifx_Write || fx == Ifx_Modify;
+      break;
+   }
+   case Ist_CAS:
+      *rd = *wr = True;
+      break;
+   case Ist_LLSC:
+      if (st->Ist.LLSC.storedata == NULL)
+         *rd = True;
+      else
+         *wr = True;
+      break;
+   default:
+      break;
+   }
+}
+
+/* Whether the accesses of IN's instructions are the ones block B's
+   counters were laid out for (the same addresses can hold other code). */
+static Bool same_accesses(const CP_Block *b, const IRSB *in)
+{
+   Int s, k = -1;
+   Bool rd = False, wr = False;
+   if (b->sim == NULL || CP_(islots).class_width == 0)
+      return True;
+   for (s = 0; s <= in->stmts_used; s++) {
+      if (s == in->stmts_used || in->stmts[s]->tag == Ist_IMark) {
+         if (k >= 0 && (rd != (b->sim[k].rd != 0) ||
+                        wr != (b->sim[k].wr != 0)))
+            return False;
+         k++;
+         rd = wr = False;
+         continue;
+      }
+      if (k >= 0)
+         accesses(in->stmts[s], &rd, &wr);
+   }
+   return True;
+}
+
 static CP_Block *find_block(Addr addr, const IRSB *in)
 {
    CP_Block *b;
@@ -343,7 +400,7 @@ static CP_Block *find_block(Addr addr, const IRSB *in)
                same = False;
             i++;
          }
-      if (same && i == b->n_instrs)
+      if (same && i == b->n_instrs && same_accesses(b, in))
          return b;
    }
    return NULL;
@@ -439,20 +496,23 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
       branch (collectBlockInfo): the last exit, in the last instruction,
       goes to the next one. */
    b->inverted = to_next && n_exits > 0;
-   if (CP_(islots).per_instr > 0) {
-      UInt k = 0;
+   if (CP_(islots).any) {
+      Int k = -1;
       b->sim = CP_(perm)(n * sizeof(CP_SimInstr));
-      for (s = 0; s < in->stmts_used; s++) {
+      for (s = first; s < in->stmts_used; s++) {
          const IRStmt *st = in->stmts[s];
-         if (st->tag != Ist_IMark)
+         if (st->tag != Ist_IMark) {
+            Bool rd = b->sim[k].rd, wr = b->sim[k].wr;
+            accesses(st, &rd, &wr);     /* flags until block_slots */
+            b->sim[k].rd = rd;
+            b->sim[k].wr = wr;
             continue;
+         }
+         k++;
          b->sim[k].addr = (Addr)st->Ist.IMark.addr;
          /* An instruction VEX could not decode has length 0: Callgrind
             takes it as 1. */
          b->sim[k].len = st->Ist.IMark.len ? st->Ist.IMark.len : 1;
-         b->sim[k].use_more = 0;
-         b->sim[k].use_mask = 0;
-         k++;
       }
    }
    b->n_slots = CP_(block_slots)(b);
@@ -587,6 +647,9 @@ static void sim_call(IRSB *out, const SimEmit *se, Int instr, Bool write,
    const CP_SimHelpers *h = CP_(sim_helpers);
    IRExpr *ii = mkIRExpr_HWord((HWord)&se->b->sim[instr]);
    IRDirty *d;
+   /* The block's counters have this access class (same_accesses). */
+   tl_assert(addr == NULL || (write ? se->b->sim[instr].wr
+                                     : se->b->sim[instr].rd) != 0);
    if (addr == NULL)
       d = unsafeIRDirty_0_N(2, h->fetch_name,
                             VG_(fnptr_to_fnentry)(h->fetch),
@@ -609,8 +672,7 @@ static void sim_branch(IRSB *out, const SimEmit *se, Bool cond, IRExpr *arg)
    const CP_SimInstr *ii = &se->b->sim[se->instr];
    IRExpr *c = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64,
       IRExpr_RdTmp(se->base),
-      IRExpr_Const(IRConst_U64(8 * (ULong)(ii->off
-                                           + CP_(islots).branch)))));
+      IRExpr_Const(IRConst_U64(8 * (ULong)(ii->off + ii->br)))));
    IRExpr *low = mkIRExpr_HWord(ii->addr & (cond ? 0x7f : 0x1ff));
    IRDirty *d = unsafeIRDirty_0_N(3, cond ? "cp_sim_cond" : "cp_sim_ind",
                                   VG_(fnptr_to_fnentry)(cond ? &CP_(sim_cond)

@@ -19,19 +19,23 @@
                                   instructions each ran that often)
       [n_runs, n_runs + n_exits)  --collect-jumps: times each side exit
                                   was taken
-      [sim_off + k * per_instr,   instruction k's counters of the
-         ... + per_instr)         simulations, CP_(islots) below:
+      [sim_off, ...)              the simulations' counters of each
+                                  instruction in turn, from its
+                                  CP_SimInstr.off (CP_(block_slots)):
 
-           class_width counters for each of fetch, read, write: the
-           accesses, L1 misses, LL misses (and dirty LL misses with
-           --simulate-wb: class_width 4, else 3); a fetch's accesses are
-           the Ir above, so its first counter stays 0;
-           at .branch, --branch-sim: Bc Bcm Bi Bim;
-           at .use, --cacheuse with --cache-sim: AcCost1 SpLoss1
+           class_width counters for its fetch, and as many for its
+           reads if it reads (at .rd) and its writes if it writes (at
+           .wr): the accesses, L1 misses, LL misses (and dirty LL misses
+           with --simulate-wb: class_width 4, else 3); a fetch's
+           accesses are the Ir above, so its first counter stays 0;
+           at .br, --branch-sim: Bc Bcm Bi Bim;
+           at .us, --cacheuse with --cache-sim: AcCost1 SpLoss1
            AcCost2 SpLoss2.
 
-   Nothing is kept for an event that is not counted: without any
-   simulation a block has its run (and exit) counters only.
+   Nothing is kept for an event that is not counted, nor for an access
+   class an instruction does not have (Callgrind's way: most
+   instructions neither read nor write memory): without any simulation
+   a block has its run (and exit) counters only.
    CP_(instr_cost) turns one instruction's counters into the output
    columns; cp_dump.c writes those and never looks inside a block's
    array itself. */
@@ -139,9 +143,9 @@ void CP_(events_init)(void)
 
    /* The simulations' counters of one instruction (see the top). */
    s->class_width = !CP_(clo_cache_sim) ? 0 : CP_(clo_simulate_wb) ? 4 : 3;
-   s->branch = 3 * s->class_width;
-   s->use = s->branch + (CP_(clo_branch_sim) ? 4 : 0);
-   s->per_instr = s->use + (CP_(clo_cache_sim) && CP_(clo_cacheuse) ? 4 : 0);
+   s->branches = CP_(clo_branch_sim) ? 4 : 0;
+   s->use = CP_(clo_cache_sim) && CP_(clo_cacheuse) ? 4 : 0;
+   s->any = s->class_width + s->branches + s->use > 0;
 }
 
 /*------------------------------------------------------------*/
@@ -150,18 +154,33 @@ void CP_(events_init)(void)
 
 UInt CP_(block_slots)(CP_Block *b)
 {
-   UInt k;
+   const CP_InstrSlots *s = &CP_(islots);
+   UInt k, at;
    b->sim_off = b->n_runs + (b->exits ? b->n_exits : 0);
+   at = b->sim_off;
    if (b->sim)
-      for (k = 0; k < b->n_instrs; k++)
-         b->sim[k].off = b->sim_off + k * CP_(islots).per_instr;
-   return b->sim_off + (b->sim ? b->n_instrs * CP_(islots).per_instr : 0);
+      for (k = 0; k < b->n_instrs; k++) {
+         CP_SimInstr *ii = &b->sim[k];
+         UInt n = s->class_width;            /* the fetch's */
+         ii->off = at;
+         ii->rd = ii->rd && s->class_width ? n : 0;
+         n += ii->rd ? s->class_width : 0;
+         ii->wr = ii->wr && s->class_width ? n : 0;
+         n += ii->wr ? s->class_width : 0;
+         ii->br = n;
+         n += s->branches;
+         ii->us = n;
+         n += s->use;
+         at += n;
+      }
+   return at;
 }
 
 void CP_(instr_cost)(const CP_Block *b, UInt i, const ULong *count,
                      ULong *ev)
 {
    const CP_InstrSlots *s = &CP_(islots);
+   const CP_SimInstr *ii;
    const ULong *c;
    Int k;
 
@@ -172,11 +191,15 @@ void CP_(instr_cost)(const CP_Block *b, UInt i, const ULong *count,
       ev[CP_(ev_ge)] = ev[0] * b->bus[i];
    if (b->sim == NULL)
       return;
-   c = count + b->sim[i].off;
+   ii = &b->sim[i];
+   c = count + ii->off;
    if (s->class_width > 0) {
       UInt cl;
       for (cl = 0; cl < 3; cl++) {         /* fetch, read, write */
-         const ULong *x = c + cl * s->class_width;
+         UInt at = cl == 0 ? 0 : cl == 1 ? ii->rd : ii->wr;
+         const ULong *x = c + at;
+         if (cl > 0 && at == 0)
+            continue;                      /* no such access */
          if (cl > 0)
             ev[CP_EV_DR + cl - 1] = x[0];
          ev[CP_EV_I1MR + cl] = x[1];
@@ -187,8 +210,8 @@ void CP_(instr_cost)(const CP_Block *b, UInt i, const ULong *count,
    }
    if (CP_(ev_bc) >= 0)
       for (k = 0; k < 4; k++)
-         ev[CP_(ev_bc) + k] = c[s->branch + k];
+         ev[CP_(ev_bc) + k] = c[ii->br + k];
    if (CP_(ev_use) >= 0 && CP_(clo_cache_sim))
       for (k = 0; k < 4; k++)
-         ev[CP_(ev_use) + k] = c[s->use + k];
+         ev[CP_(ev_use) + k] = c[ii->us + k];
 }

@@ -374,8 +374,10 @@ static inline void count(CS_Result r, ULong *c, Int k)
 }
 
 /* Each class's counters (cp_events.c): access, L1 miss, LL miss, and a
-   dirty LL miss with --simulate-wb. */
-#define CLASS(k) ((k) * CP_(islots).class_width)
+   dirty LL miss with --simulate-wb; an instruction's reads' at its rd,
+   its writes' at its wr (present whenever the instrumentation calls
+   the helper for them). */
+#define CLASS(ii, k) ((k) == 0 ? 0 : (k) == 1 ? (ii)->rd : (ii)->wr)
 
 /* The helpers of each model, chosen once (CP_(sim_helpers)), so that
    the plain model's helpers test no option: FETCH, READ and WRITE are
@@ -388,12 +390,12 @@ static VG_REGPARM(2) void fetch_##sfx(const CP_SimInstr *ii, ULong *base)  \
 static VG_REGPARM(3) void read_##sfx(const CP_SimInstr *ii, ULong *base,   \
                                      Addr a, UWord size)                    \
 {                                                                           \
-   count(READ(&sim, a, (unsigned)size), base + ii->off + CLASS(1), 1);      \
+   count(READ(&sim, a, (unsigned)size), base + ii->off + ii->rd, 1);        \
 }                                                                           \
 static VG_REGPARM(3) void write_##sfx(const CP_SimInstr *ii, ULong *base,  \
                                       Addr a, UWord size)                   \
 {                                                                           \
-   count(WRITE(&sim, a, (unsigned)size), base + ii->off + CLASS(2), 2);     \
+   count(WRITE(&sim, a, (unsigned)size), base + ii->off + ii->wr, 2);       \
 }
 
 MODEL_HELPERS(plain, cs_ifetch, cs_dread, cs_dwrite)
@@ -412,8 +414,8 @@ static inline void use_access(const CP_SimInstr *ii, ULong *base, Addr a,
    use.collect = CP_(sim_ev) != NULL;
    count(cs_use_access(&sim, &use, k == 0 ? CS_USE_I1 : CS_USE_D1, a,
                        (unsigned)size,
-                       (cs_u64 *)base + ii->off + CP_(islots).use),
-         base + ii->off + CLASS(k), k);
+                       (cs_u64 *)base + ii->off + ii->us),
+         base + ii->off + CLASS(ii, k), k);
 }
 
 static VG_REGPARM(2) void fetch_use(const CP_SimInstr *ii, ULong *base)
