@@ -327,65 +327,130 @@ CP_Loc *CP_(loc_of)(Addr a)
 
 static VgHashTable *blocks_by_addr;
 
-/* The block for IN at ADDR, if one exists with the same instructions
-   (code retranslated after a discard keeps its counts). */
-/* Whether statement ST reads (*RD) and writes (*WR) memory, as the
-   cache simulation sees it (sim_stmt, which calls a helper for each). */
-static void accesses(const IRStmt *st, Bool *rd, Bool *wr)
+/* A data access of a statement, as the cache simulation counts it:
+   a read or a write of SIZE bytes (before sim_size) at ADDR; GUARD: made
+   only if it holds (LoadG, StoreG); FLUSH: a read that no later write
+   of the instruction may take the place of (a load-linked). */
+typedef struct {
+   Bool    write, flush;
+   IRExpr *addr, *guard;
+   UInt    size;
+} Access;
+
+/* The data accesses of statement ST of IN, in program order, into A;
+   how many (0 to 2).  The one decoder of accesses: the instrumentation
+   (sim_stmt) calls a helper for each, and a block's counter layout
+   (instr_accesses) has counters for each class found here. */
+static UInt stmt_accesses(const IRSB *in, const IRStmt *st, Access *a)
 {
+   UInt n = 0;
+#  define ACCESS(w, ad, sz, g, fl) \
+      (a[n].write = (w), a[n].addr = (ad), a[n].size = (sz), \
+       a[n].guard = (g), a[n].flush = (fl), n++)
    switch (st->tag) {
    case Ist_WrTmp:
-      *rd |= st->Ist.WrTmp.data->tag == Iex_Load;
+      if (st->Ist.WrTmp.data->tag == Iex_Load)
+         ACCESS(False, st->Ist.WrTmp.data->Iex.Load.addr,
+                sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), NULL, False);
       break;
-   case Ist_Store: case Ist_StoreG:
-      *wr = True;
+   case Ist_Store:
+      ACCESS(True, st->Ist.Store.addr,
+             sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.Store.data)),
+             NULL, False);
       break;
-   case Ist_LoadG:
-      *rd = True;
-      break;
-   case Ist_Dirty: {
-      IREffect fx = st->Ist.Dirty.details->mFx;
-      *rd |= fx == Ifx_Read || fx == Ifx_Modify;
-      *wr |= fx == Ifx_Write || fx == Ifx_Modify;
+   case Ist_StoreG: {
+      const IRStoreG *sg = st->Ist.StoreG.details;
+      ACCESS(True, sg->addr,
+             sizeofIRType(typeOfIRExpr(in->tyenv, sg->data)), sg->guard,
+             False);
       break;
    }
-   case Ist_CAS:
-      *rd = *wr = True;
+   case Ist_LoadG: {
+      const IRLoadG *lg = st->Ist.LoadG.details;
+      IRType ty = Ity_INVALID, wide = Ity_INVALID;
+      typeOfIRLoadGOp(lg->cvt, &wide, &ty);
+      ACCESS(False, lg->addr, sizeofIRType(ty), lg->guard, False);
       break;
+   }
+   case Ist_Dirty: {
+      const IRDirty *d = st->Ist.Dirty.details;
+      if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+         ACCESS(False, d->mAddr, d->mSize, NULL, False);
+      if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+         ACCESS(True, d->mAddr, d->mSize, NULL, False);
+      break;
+   }
+   case Ist_CAS: {
+      const IRCAS *cas = st->Ist.CAS.details;
+      UInt size = sizeofIRType(typeOfIRExpr(in->tyenv, cas->dataLo));
+      if (cas->dataHi != NULL)
+         size *= 2;
+      ACCESS(False, cas->addr, size, NULL, False);
+      ACCESS(True, cas->addr, size, NULL, False);
+      break;
+   }
    case Ist_LLSC:
       if (st->Ist.LLSC.storedata == NULL)
-         *rd = True;
+         ACCESS(False, st->Ist.LLSC.addr,
+                sizeofIRType(typeOfIRTemp(in->tyenv, st->Ist.LLSC.result)),
+                NULL, True);
       else
-         *wr = True;
+         ACCESS(True, st->Ist.LLSC.addr,
+                sizeofIRType(typeOfIRExpr(in->tyenv,
+                                          st->Ist.LLSC.storedata)),
+                NULL, False);
       break;
    default:
       break;
    }
+#  undef ACCESS
+   return n;
 }
 
-/* Whether the accesses of IN's instructions are the ones block B's
-   counters were laid out for (the same addresses can hold other code). */
-static Bool same_accesses(const CP_Block *b, const IRSB *in)
+/* Whether each instruction of IN (N of them, from its first IMark)
+   reads (RD[k]) and writes (WR[k]) memory. */
+static void instr_accesses(const IRSB *in, UInt n, UChar *rd, UChar *wr)
 {
    Int s, k = -1;
-   Bool rd = False, wr = False;
-   if (b->sim == NULL || CP_(islots).class_width == 0)
-      return True;
-   for (s = 0; s <= in->stmts_used; s++) {
-      if (s == in->stmts_used || in->stmts[s]->tag == Ist_IMark) {
-         if (k >= 0 && (rd != (b->sim[k].rd != 0) ||
-                        wr != (b->sim[k].wr != 0)))
-            return False;
+   for (s = 0; s < in->stmts_used; s++) {
+      const IRStmt *st = in->stmts[s];
+      Access a[2];
+      UInt i, m;
+      if (st->tag == Ist_IMark) {
          k++;
-         rd = wr = False;
+         tl_assert(k < (Int)n);
+         rd[k] = wr[k] = 0;
          continue;
       }
-      if (k >= 0)
-         accesses(in->stmts[s], &rd, &wr);
+      if (k < 0)
+         continue;         /* VEX's own checks before the first IMark */
+      m = stmt_accesses(in, st, a);
+      for (i = 0; i < m; i++) {
+         if (a[i].write)
+            wr[k] = 1;
+         else
+            rd[k] = 1;
+      }
    }
+}
+
+/* Whether block B's counters were laid out for the accesses of IN's
+   instructions (the same addresses can hold other code). */
+static Bool same_accesses(const CP_Block *b, const IRSB *in)
+{
+   UChar rd[b->n_instrs + 1], wr[b->n_instrs + 1];
+   UInt k;
+   if (b->sim == NULL || CP_(islots).class_width == 0)
+      return True;
+   instr_accesses(in, b->n_instrs, rd, wr);
+   for (k = 0; k < b->n_instrs; k++)
+      if (rd[k] != (b->sim[k].rd != 0) || wr[k] != (b->sim[k].wr != 0))
+         return False;
    return True;
 }
 
+/* The block for IN at ADDR, if one exists with the same instructions
+   (code retranslated after a discard keeps its counts). */
 static CP_Block *find_block(Addr addr, const IRSB *in)
 {
    CP_Block *b;
@@ -497,22 +562,21 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
       goes to the next one. */
    b->inverted = to_next && n_exits > 0;
    if (CP_(islots).any) {
-      Int k = -1;
+      UChar rd[n + 1], wr[n + 1];
+      UInt k = 0;
       b->sim = CP_(perm)(n * sizeof(CP_SimInstr));
+      instr_accesses(in, n, rd, wr);
       for (s = first; s < in->stmts_used; s++) {
          const IRStmt *st = in->stmts[s];
-         if (st->tag != Ist_IMark) {
-            Bool rd = b->sim[k].rd, wr = b->sim[k].wr;
-            accesses(st, &rd, &wr);     /* flags until block_slots */
-            b->sim[k].rd = rd;
-            b->sim[k].wr = wr;
+         if (st->tag != Ist_IMark)
             continue;
-         }
-         k++;
          b->sim[k].addr = (Addr)st->Ist.IMark.addr;
          /* An instruction VEX could not decode has length 0: Callgrind
             takes it as 1. */
          b->sim[k].len = st->Ist.IMark.len ? st->Ist.IMark.len : 1;
+         b->sim[k].rd = rd[k];     /* flags until CP_(block_slots) */
+         b->sim[k].wr = wr[k];
+         k++;
       }
    }
    b->n_slots = CP_(block_slots)(b);
@@ -716,65 +780,24 @@ static void sim_write(IRSB *out, SimEmit *se, IRExpr *addr, UInt size)
    sim_call(out, se, se->instr, True, addr, size, NULL);
 }
 
-/* The data accesses of statement ST, if any. */
+/* The data accesses of statement ST, if any (stmt_accesses): a guarded
+   one at once, the others through sim_read and sim_write. */
 static void sim_stmt(IRSB *out, SimEmit *se, const IRSB *in, const IRStmt *st)
 {
-   switch (st->tag) {
-   case Ist_WrTmp:
-      if (st->Ist.WrTmp.data->tag == Iex_Load)
-         sim_read(out, se, st->Ist.WrTmp.data->Iex.Load.addr,
-                  sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty));
-      break;
-   case Ist_Store:
-      sim_write(out, se, st->Ist.Store.addr,
-                sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.Store.data)));
-      break;
-   case Ist_StoreG: {
-      const IRStoreG *sg = st->Ist.StoreG.details;
-      sim_flush(out, se);
-      sim_call(out, se, se->instr, True, sg->addr,
-               sim_size(sizeofIRType(typeOfIRExpr(in->tyenv, sg->data))),
-               sg->guard);
-      break;
-   }
-   case Ist_LoadG: {
-      const IRLoadG *lg = st->Ist.LoadG.details;
-      IRType ty = Ity_INVALID, wide = Ity_INVALID;
-      typeOfIRLoadGOp(lg->cvt, &wide, &ty);
-      sim_flush(out, se);
-      sim_call(out, se, se->instr, False, lg->addr,
-               sim_size(sizeofIRType(ty)), lg->guard);
-      break;
-   }
-   case Ist_Dirty: {
-      const IRDirty *d = st->Ist.Dirty.details;
-      if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
-         sim_read(out, se, d->mAddr, d->mSize);
-      if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
-         sim_write(out, se, d->mAddr, d->mSize);
-      break;
-   }
-   case Ist_CAS: {
-      const IRCAS *cas = st->Ist.CAS.details;
-      UInt size = sizeofIRType(typeOfIRExpr(in->tyenv, cas->dataLo));
-      if (cas->dataHi != NULL)
-         size *= 2;
-      sim_read(out, se, cas->addr, size);
-      sim_write(out, se, cas->addr, size);
-      break;
-   }
-   case Ist_LLSC:
-      if (st->Ist.LLSC.storedata == NULL) {
-         sim_read(out, se, st->Ist.LLSC.addr,
-                  sizeofIRType(typeOfIRTemp(in->tyenv, st->Ist.LLSC.result)));
+   Access a[2];
+   UInt i, n = stmt_accesses(in, st, a);
+   for (i = 0; i < n; i++) {
+      if (a[i].guard != NULL) {
          sim_flush(out, se);
-      } else
-         sim_write(out, se, st->Ist.LLSC.addr,
-                   sizeofIRType(typeOfIRExpr(in->tyenv,
-                                             st->Ist.LLSC.storedata)));
-      break;
-   default:
-      break;
+         sim_call(out, se, se->instr, a[i].write, a[i].addr,
+                  sim_size(a[i].size), a[i].guard);
+      } else if (a[i].write)
+         sim_write(out, se, a[i].addr, a[i].size);
+      else {
+         sim_read(out, se, a[i].addr, a[i].size);
+         if (a[i].flush)
+            sim_flush(out, se);
+      }
    }
 }
 

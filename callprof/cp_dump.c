@@ -92,8 +92,9 @@
 /* A cost line to write: an address and its CP_(n_ev) events (records
    of cost_size bytes: the events of this run and no more).  A dump
    gathers them one context at a time, from the counters charged to it
-   (CP_Fn.own_blocks, CP_Ctx.foreign) and its system calls, into one buffer
-   that grows to the largest context: never the whole program's. */
+   (CP_Fn.own_blocks, CP_Ctx.foreign) and its system calls, into one
+   buffer that grows to the largest context: never the whole
+   program's. */
 typedef struct {
    Addr   addr;
    ULong  ev[];
@@ -294,7 +295,7 @@ static CP_Arc **arcs_of(CP_Ctx *ctx, UInt tid, UInt *n_out)
 typedef struct CP_IndJump {
    struct CP_IndJump *next;   /* VgHashNode */
    UWord              key;
-   CP_Ctx             *ctx;
+   CP_Ctx            *ctx;
    UInt               tid;
    Addr               instr, target;
    ULong              count;
@@ -448,8 +449,7 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
 /*--- Writing one file                                     ---*/
 /*------------------------------------------------------------*/
 
-/* Context CTX's costs V[0 .. N), and its jumps JV[*JI] on and
-   calls,
+/* Context CTX's costs V[0 .. N), its jumps JV[*JI] on and its calls,
    in address order as Callgrind writes them (dump.c, fprint_bbcc): at
    each address its cost, then its jumps, then its calls; before each,
    fi=/fe= when its source file is not the one in force.  So a call made
@@ -464,7 +464,7 @@ static void write_function(PW_Cg *w, CP_Ctx *ctx, UInt tid,
                            const Cost *v, UInt n,
                            const Jump *jv, UInt nj, UInt *ji)
 {
-   UInt i0 = 0, *i = &i0;
+   UInt i = 0;
    const Addr none = ~(Addr)0;
    HChar file[4096], file2[4096], tfile[4096];
    PW_CgPos pos, p2, to;
@@ -474,7 +474,7 @@ static void write_function(PW_Cg *w, CP_Ctx *ctx, UInt tid,
 
    pw_cg_function(w, ctx->func->obj, ctx->func->file, ctx->name);
    for (;;) {
-      Addr ca = *i < n ? COST(v, *i)->addr : none;
+      Addr ca = i < n ? COST(v, i)->addr : none;
       Addr ja = *ji < nj && jv[*ji].ctx == ctx ? jv[*ji].instr : none;
       Addr aa = ai < n_arcs ? arcs[ai]->site : none;
       if (ca == none && ja == none && aa == none)
@@ -483,16 +483,15 @@ static void write_function(PW_Cg *w, CP_Ctx *ctx, UInt tid,
          Addr next = ja < aa ? ja : aa;
          if (!pos_of(ca, &pos, file, sizeof file))
             VG_(strcpy)(file, ctx->func->file);
-         VG_(memcpy)(ev, COST(v, *i)->ev, CP_(n_ev) * sizeof(ULong));
-         (*i)++;
-         while (!CP_(clo_dump_instr) && *i < n &&
-                COST(v, *i)->addr <= next) {
-            if (!pos_of(COST(v, *i)->addr, &p2, file2, sizeof file2))
+         VG_(memcpy)(ev, COST(v, i)->ev, CP_(n_ev) * sizeof(ULong));
+         i++;
+         while (!CP_(clo_dump_instr) && i < n && COST(v, i)->addr <= next) {
+            if (!pos_of(COST(v, i)->addr, &p2, file2, sizeof file2))
                VG_(strcpy)(file2, ctx->func->file);
             if (p2.line != pos.line || !VG_STREQ(file, file2))
                break;
-            CP_(ev_add)(ev, COST(v, *i)->ev);
-            (*i)++;
+            CP_(ev_add)(ev, COST(v, i)->ev);
+            i++;
          }
          pw_cg_file(w, file);
          pw_cg_cost(w, pos, ev);
@@ -623,7 +622,7 @@ static void write_file(const HChar *trigger, UInt tid)
       return;
    }
 
-   /* Functions in creation order; sys and jv are sorted the same way. */
+   /* Contexts in creation order; sys and jv are sorted the same way. */
    for (k = 0; k < n_ctxs; k++) {
       CP_Ctx *ctx = ctxs[k];
       Bool has_arcs = False;
