@@ -75,20 +75,36 @@ static inline int hs_main_frame(int n, HS_FactsOf facts, void *cl,
    return n - 1;
 }
 
+/* The allocation functions at the top of a stack of N frames: how many
+   (the site starts below them). */
+static inline int hs_alloc_frames(int n, HS_FactsOf facts, void *cl)
+{
+   int top = 0;
+   while (top < n && facts(cl, top)->is_alloc_fn)
+      top++;
+   return top;
+}
+
+/* The frame whose name --ignore-fn is matched against: the first named
+   one from TOP on; N if none of the N is named. */
+static inline int hs_ignore_frame(int n, int top, HS_FactsOf facts, void *cl)
+{
+   int i;
+   for (i = top; i < n && !facts(cl, i)->has_name; i++)
+      ;
+   return i;
+}
+
 /* The site of a stack of N frames: its frames are [*TOP, *TOP + the
    result); 0 frames: ignored. */
 static inline int hs_filter_frames(int n, const HS_FilterOpts *o,
                                    HS_FactsOf facts, void *cl,
                                    int *deepest_main, int *top_out)
 {
-   int top = 0, sel, i;
+   int top = hs_alloc_frames(n, facts, cl), sel = n - top;
 
-   while (top < n && facts(cl, top)->is_alloc_fn)
-      top++;
-   sel = n - top;
    if (sel > 0 && o->any_ignore_fns) {
-      for (i = top; i < n && !facts(cl, i)->has_name; i++)
-         ;
+      int i = hs_ignore_frame(n, top, facts, cl);
       if (i < n && facts(cl, i)->is_ignore_fn)
          sel = 0;
    }

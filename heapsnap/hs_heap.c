@@ -227,20 +227,17 @@ static UInt alloc_guess = 1;
    site as the whole stack? */
 static Bool enough_frames(const Addr *ips, Int n)
 {
-   Int top = 0, i;
-   while (top < n && facts(ips[top])->is_alloc_fn)
-      top++;
+   void *cl = (void *)ips;
+   Int top = hs_alloc_frames(n, facts_of_frame, cl);
    if (top + HS_(clo_depth) > n) {
       if ((UInt)top >= alloc_guess && top < HS_MAX_ALLOC_FRAMES)
          alloc_guess = top + 1;
       return False;
    }
-   if (VG_(sizeXA)(HS_(clo_ignore_fns)) > 0) {
-      for (i = top; i < n && !facts(ips[i])->has_name; i++)
-         ;
-      if (i == n)
-         return False;     /* the frame that decides may be deeper */
-   }
+   /* The frame that decides --ignore-fn may be deeper. */
+   if (VG_(sizeXA)(HS_(clo_ignore_fns)) > 0 &&
+       hs_ignore_frame(n, top, facts_of_frame, cl) == n)
+      return False;
    return True;
 }
 

@@ -46,14 +46,20 @@ static inline int hs_ser_detailed(int since_detailed, int detailed_freq)
    return since_detailed == detailed_freq - 1;
 }
 
-/* Whether TOTAL bytes make a new peak over the last peak's PEAK_TOTAL,
-   with --peak-inaccuracy=INACCURACY percent. */
+/* The total above which a new peak is taken, after a peak of
+   PEAK_TOTAL bytes, with --peak-inaccuracy=INACCURACY percent. */
+static inline unsigned long hs_ser_peak_above(unsigned long peak_total,
+                                              double inaccuracy)
+{
+   return peak_total + (unsigned long)(peak_total * inaccuracy / 100);
+}
+
+/* Whether TOTAL bytes make a new peak over the last peak's PEAK_TOTAL. */
 static inline int hs_ser_new_peak(unsigned long total,
                                   unsigned long peak_total,
                                   double inaccuracy)
 {
-   unsigned long excess = (unsigned long)(peak_total * inaccuracy / 100);
-   return total > peak_total + excess;
+   return total > hs_ser_peak_above(peak_total, inaccuracy);
 }
 
 /* The snapshot of the N to cull next; -1 if none can be. */

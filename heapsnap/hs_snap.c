@@ -122,8 +122,8 @@ static void take(SnapKind kind, ULong time, Bool detailed)
    since_detailed = detailed ? 0 : since_detailed + 1;
    if (kind == SnapPeak) {
       peak_total = total_now();
-      HS_(snap_peak_above) = peak_total
-         + (SizeT)(peak_total * HS_(clo_peak_inaccuracy) / 100);
+      HS_(snap_peak_above) = hs_ser_peak_above(peak_total,
+                                               HS_(clo_peak_inaccuracy));
       for (i = 0; i < n_snaps; i++)
          snaps[i].at.peak = False;
    }
