@@ -133,11 +133,13 @@ void CP_(events_init)(void);
 /* --folded-event=NAME: NULL, or why NAME cannot be given. */
 const HChar *CP_(folded_event_check)(const HChar *name);
 
-/* The simulations' counters of an instruction: CLASS_WIDTH for each
-   access class it has (fetch always, read, write; 0 without
-   --cache-sim), BRANCHES (4 with --branch-sim) and USE (4 with
-   --cacheuse); ANY: some at all.  Where an instruction's are:
-   CP_SimInstr's off, rd, wr, br, us (cp_events.c has the layout). */
+/* The simulations' counters of an instruction: CLASS_WIDTH for a data
+   access class it has (read, write; 0 without --cache-sim), one less
+   for its fetch when the fetch can miss (its accesses are the Ir of
+   its run), BRANCHES (4 with --branch-sim) if it branches and USE (4
+   with --cacheuse) if it can load a line; ANY: some at all.  Where an
+   instruction's are: CP_SimInstr's off, fe, rd, wr, br, us (cp_events.c
+   has the layout). */
 typedef struct {
    UInt class_width, branches, use;
    Bool any;
@@ -145,9 +147,9 @@ typedef struct {
 extern CP_InstrSlots CP_(islots);
 struct CP_Block;
 /* Lay out block B's counters (its runs, exits and instructions known,
-   and in each CP_SimInstr rd and wr non-zero if it reads or writes):
-   sets B's sim_off and its instructions' offsets; the number of
-   counters. */
+   and in each CP_SimInstr rd, wr and br 1 if it reads, writes or ends
+   in a branch, else 0): sets B's sim_off and its instructions' offsets;
+   the number of counters. */
 UInt CP_(block_slots)(struct CP_Block *b);
 /* Instruction I of block B, run with counters COUNT: its cost in the
    output's events, EV[0 .. CP_(n_ev)). */
@@ -190,31 +192,36 @@ void CP_(sim_clear)(void);
 /* At exit, before the last dump: --cacheuse charges the lines still in
    the caches. */
 void CP_(sim_finish)(void);
-/* An instruction as the helpers see it: OFF is the index of its
-   counters in its block's counter array (CP_(islots)). */
+/* An instruction as the helpers see it.  Its counters are in its
+   block's counter array (CP_(islots)), each class's at OFF plus the
+   class's offset: FE its fetch's (L1 and LL misses; only when the fetch
+   can miss, CP_(sim_fetch_needed)), RD its reads', WR its writes', BR
+   its branches', US its cache use's; CP_SIM_NONE where it has none. */
+#define CP_SIM_NONE 0xff
 typedef struct {
    Addr   addr;
-   UInt   off;
-   /* --cacheuse: the fetches after this one that call no helper (in the
-      line this one ends in, in the same run), and the parts of that line
-      they use; the helper counts their uses with its own. */
-   UInt   use_mask;
-   UShort use_more;
+   UShort off;
    UChar  len;
-   /* Where its counters are, from OFF (CP_(block_slots)): the reads'
-      and the writes' (0: it has none; the fetch's are at 0), the
-      branches' and the cache use's. */
-   UChar  rd, wr, br, us;
+   UChar  fe, rd, wr, br, us;
 } CP_SimInstr;
 /* Whether instruction K of block B fetches from a line its predecessor
    did not end in (else its fetch is a hit that changes nothing, but for
    the use it counts with --cacheuse: see CP_(sim_use_more)). */
 Bool CP_(sim_fetch_needed)(const struct CP_Block *b, UInt k);
-/* --cacheuse: fill B's use_more and use_mask (its runs known). */
+/* --cacheuse, per instruction: the fetches after it that call no
+   helper (in the line it ends in, in the same run), and the parts of
+   that line they use; its fetch's helper counts their uses with its
+   own. */
+typedef struct {
+   UInt   mask;
+   UShort more;
+} CP_SimUse;
+/* --cacheuse: fill B's use (its runs known). */
 void CP_(sim_use_more)(struct CP_Block *b);
 /* The helpers of the model the options chose: FETCH (regparm 2:
-   instruction, counters) and READ, WRITE (regparm 3: instruction,
-   counters, address, size), with their names. */
+   instruction, counters; with --cacheuse regparm 3, and the
+   instruction's CP_SimUse third) and READ, WRITE (regparm 3:
+   instruction, counters, address, size), with their names. */
 typedef struct {
    const HChar *fetch_name, *read_name, *write_name;
    void        *fetch, *read, *write;
@@ -345,25 +352,36 @@ typedef struct CP_Block {
    struct CP_Block *all_next; /* every block ever made */
    struct CP_Block *fn_next;  /* of its function (CP_Fn.own_blocks) */
    CP_Loc          *loc;      /* the block's start */
-   UInt             n_instrs, n_runs;
+   Addr             first_instr; /* its first instruction's address: the
+                                    key's, unless the core redirected it */
+   /* VEX makes blocks of at most 100 instructions, so every count and
+      index of a block fits 16 bits. */
+   UShort           n_instrs, n_runs;
+   UShort           n_exits;  /* side exits, each with a counter */
+   UShort           sim_off;  /* the first of the simulation's counters */
    UInt             n_slots;  /* counters: runs, side exits taken, sim */
-   Addr            *instr_addr;
+   Bool             inverted; /* its last branch inverted by VEX */
+   UShort          *instr_off;/* instruction -> address - first_instr */
    UShort          *run_of;   /* instruction -> run */
    UShort          *run_len;  /* run -> instructions */
    ULong           *count;    /* run -> executions in its own function */
    CP_Foreign      *foreign;
    /* The last context the block ran in with shared counters (its own
-      function, a recursion level fn'2, a caller context), and those
-      counters: the inline check of cp_bb.c. */
+      function, a recursion level fn'2, a caller context), and the
+      counters it ran with last: the inline check of cp_bb.c. */
    CP_Ctx          *last_ctx;
    ULong           *last_count;
    UChar           *bus;      /* instruction -> atomic ops; NULL: none */
    CP_SimInstr     *sim;      /* --cache-sim: per instruction */
-   UInt             sim_off;  /* the first of the simulation's counters */
+   CP_SimUse       *use;      /* --cacheuse: per instruction */
    CP_BlockExit    *exits;    /* --collect-jumps: n_exits + 1 */
-   UInt             n_exits;  /* side exits, each with a counter */
-   Bool             inverted; /* its last branch inverted by VEX */
 } CP_Block;
+
+/* The address of instruction I of block B. */
+static inline Addr CP_(instr_addr)(const CP_Block *b, UInt i)
+{
+   return b->first_instr + b->instr_off[i];
+}
 
 /* Every block made so far (the dump walks them). */
 extern CP_Block *CP_(all_blocks);
@@ -443,9 +461,9 @@ typedef struct CP_Exit {
 /* The helper of such an exit, taken to TARGET with stack pointer SP. */
 VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
                                     ULong clock);
-/* The helper at entry of block B when the context is not B's function:
-   the counters to use. */
-VG_REGPARM(2) ULong *CP_(ctx_counters)(CP_Block *b, ULong clock);
+/* The helper at entry of block B when the context is not the one B
+   remembers: leaves the counters to use in B->last_count. */
+VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock);
 
 /* --collect-bus: an atomic instruction ran (Ge). */
 VG_REGPARM(0) void CP_(bus_event)(void);

@@ -11,8 +11,9 @@
 
    What a block executes:
 
-      base = CP_(inline_ctx) == b->last_ctx ? b->last_count
-           :                                 CP_(ctx_counters)(b, clock)
+      if (CP_(inline_ctx) != b->last_ctx)
+                           CP_(ctx_counters)(b, clock)
+      base = b->last_count
       per run r:           base[r]++
       per exit, and at the end:
                            <clock slot> = <slot at entry> + <instrs so far>
@@ -22,11 +23,13 @@
       per system call or client request:
                            CP_(sys_block) = b ; CP_(sys_count) = base
 
-   In the first line each block remembers the last context it ran in
+   In the first lines each block remembers the last context it ran in
    with shared counters (its own function, a recursion level fn'2, a
-   caller context) and those counters: a load, a compare and a
-   conditional move, the helper only when the context changed since the
-   block last ran.  A block runs again and again in one context (in a
+   caller context) and those counters: two loads and a compare, the
+   helper only when the context changed since the block last ran.  The
+   helper returns nothing: it leaves the counters to use in
+   b->last_count (remembering the context only when it decides alone),
+   so the code after it is the same load either way.  A block runs again and again in one context (in a
    deep recursion, every level from the second on is fn'2), so that is
    rare.  The run lines are inline (no call).  The transitions are where
    Callgrind's per-block helper does its real work; everything else it
@@ -340,7 +343,7 @@ typedef struct {
 /* The data accesses of statement ST of IN, in program order, into A;
    how many (0 to 2).  The one decoder of accesses: the instrumentation
    (sim_stmt) calls a helper for each, and a block's counter layout
-   (instr_accesses) has counters for each class found here. */
+   (instr_classes) has counters for each class found here. */
 static UInt stmt_accesses(const IRSB *in, const IRStmt *st, Access *a)
 {
    UInt n = 0;
@@ -408,8 +411,12 @@ static UInt stmt_accesses(const IRSB *in, const IRStmt *st, Access *a)
 }
 
 /* Whether each instruction of IN (N of them, from its first IMark)
-   reads (RD[k]) and writes (WR[k]) memory. */
-static void instr_accesses(const IRSB *in, UInt n, UChar *rd, UChar *wr)
+   reads (RD[k]) and writes (WR[k]) memory, and ends in a branch the
+   branch simulation sees (BR[k]: a side exit that is a jump, call or
+   return, or a final indirect jump or call; as CP_(instrument) calls
+   sim_branch). */
+static void instr_classes(const IRSB *in, UInt n, UChar *rd, UChar *wr,
+                          UChar *br)
 {
    Int s, k = -1;
    for (s = 0; s < in->stmts_used; s++) {
@@ -419,11 +426,17 @@ static void instr_accesses(const IRSB *in, UInt n, UChar *rd, UChar *wr)
       if (st->tag == Ist_IMark) {
          k++;
          tl_assert(k < (Int)n);
-         rd[k] = wr[k] = 0;
+         rd[k] = wr[k] = br[k] = 0;
          continue;
       }
       if (k < 0)
          continue;         /* VEX's own checks before the first IMark */
+      if (st->tag == Ist_Exit) {
+         IRJumpKind jk = st->Ist.Exit.jk;
+         if (jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret)
+            br[k] = 1;
+         continue;
+      }
       m = stmt_accesses(in, st, a);
       for (i = 0; i < m; i++) {
          if (a[i].write)
@@ -432,19 +445,25 @@ static void instr_accesses(const IRSB *in, UInt n, UChar *rd, UChar *wr)
             rd[k] = 1;
       }
    }
+   if (k >= 0 && (in->jumpkind == Ijk_Boring || in->jumpkind == Ijk_Call)
+       && in->next->tag == Iex_RdTmp)
+      br[k] = 1;
 }
 
-/* Whether block B's counters were laid out for the accesses of IN's
+/* Whether block B's counters were laid out for the classes of IN's
    instructions (the same addresses can hold other code). */
 static Bool same_accesses(const CP_Block *b, const IRSB *in)
 {
-   UChar rd[b->n_instrs + 1], wr[b->n_instrs + 1];
+   UChar rd[b->n_instrs + 1], wr[b->n_instrs + 1], br[b->n_instrs + 1];
+   Bool data = CP_(islots).class_width > 0, branch = CP_(islots).branches > 0;
    UInt k;
-   if (b->sim == NULL || CP_(islots).class_width == 0)
+   if (b->sim == NULL)
       return True;
-   instr_accesses(in, b->n_instrs, rd, wr);
+   instr_classes(in, b->n_instrs, rd, wr, br);
    for (k = 0; k < b->n_instrs; k++)
-      if (rd[k] != (b->sim[k].rd != 0) || wr[k] != (b->sim[k].wr != 0))
+      if ((data && rd[k] != (b->sim[k].rd != CP_SIM_NONE))
+          || (data && wr[k] != (b->sim[k].wr != CP_SIM_NONE))
+          || (branch && br[k] != (b->sim[k].br != CP_SIM_NONE)))
          return False;
    return True;
 }
@@ -461,7 +480,7 @@ static CP_Block *find_block(Addr addr, const IRSB *in)
       for (s = 0; same && s < in->stmts_used; s++)
          if (in->stmts[s]->tag == Ist_IMark) {
             if (i >= b->n_instrs ||
-                b->instr_addr[i] != (Addr)in->stmts[s]->Ist.IMark.addr)
+                CP_(instr_addr)(b, i) != (Addr)in->stmts[s]->Ist.IMark.addr)
                same = False;
             i++;
          }
@@ -487,10 +506,13 @@ static void set_exit(CP_Block *b, UInt k, Addr instr, Addr end, IRJumpKind jk,
              x->target != end && !jump_is_call(b, x->target);
 }
 
+/* No context is ever this one: a block that remembers it (a new one,
+   or one whose counters the context alone does not decide) asks
+   CP_(ctx_counters) each time it runs. */
+static CP_Ctx no_ctx;
+
 static CP_Block *new_block(Addr addr, const IRSB *in)
 {
-   /* No context is ever this one: a new block remembers none. */
-   static CP_Ctx no_ctx;
    CP_Block *b = CP_(perm)(sizeof *b);
    UInt n = 0, runs = 1, r = 0, i = 0, n_exits = 0;
    Addr end = 0;
@@ -518,7 +540,7 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    b->key = addr;
    b->loc = CP_(loc_of)(addr);
    b->n_instrs = n;
-   b->instr_addr = CP_(perm)(n * sizeof(Addr));
+   b->instr_off = CP_(perm)(n * sizeof(UShort));
    b->run_of = CP_(perm)(n * sizeof(UShort));
    b->run_len = CP_(perm)(runs * sizeof(UShort));
    if (has_bus && CP_(clo_collect_bus))
@@ -536,14 +558,19 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
          run_open = True;
          to_next = False;
          end = (Addr)st->Ist.IMark.addr + st->Ist.IMark.len;
-         b->instr_addr[i] = (Addr)st->Ist.IMark.addr;
+         if (i == 0)
+            b->first_instr = (Addr)st->Ist.IMark.addr;
+         /* Without chasing, a block's instructions follow each other. */
+         tl_assert(st->Ist.IMark.addr >= b->first_instr &&
+                   st->Ist.IMark.addr - b->first_instr <= 0xffff);
+         b->instr_off[i] = (UShort)(st->Ist.IMark.addr - b->first_instr);
          b->run_len[r]++;
          b->run_of[i++] = r;
       } else if (st->tag == Ist_Exit) {
          UInt run = run_open ? r : r - 1;
          to_next = (Addr)st->Ist.Exit.dst->Ico.U64 == end;
          if (b->exits)
-            set_exit(b, n_exits, b->instr_addr[i - 1], end, st->Ist.Exit.jk,
+            set_exit(b, n_exits, CP_(instr_addr)(b, i - 1), end, st->Ist.Exit.jk,
                      IRExpr_Const(st->Ist.Exit.dst), run);
          n_exits++;
          if (run_open)
@@ -555,17 +582,17 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    }
    b->n_runs = run_open || r == 0 ? r + 1 : r;
    if (b->exits && n > 0)
-      set_exit(b, n_exits, b->instr_addr[n - 1], end, in->jumpkind, in->next,
+      set_exit(b, n_exits, CP_(instr_addr)(b, n - 1), end, in->jumpkind, in->next,
                run_open ? r : r - 1);
    /* Callgrind's guess that VEX inverted the block's last conditional
       branch (collectBlockInfo): the last exit, in the last instruction,
       goes to the next one. */
    b->inverted = to_next && n_exits > 0;
    if (CP_(islots).any) {
-      UChar rd[n + 1], wr[n + 1];
+      UChar rd[n + 1], wr[n + 1], br[n + 1];
       UInt k = 0;
       b->sim = CP_(perm)(n * sizeof(CP_SimInstr));
-      instr_accesses(in, n, rd, wr);
+      instr_classes(in, n, rd, wr, br);
       for (s = first; s < in->stmts_used; s++) {
          const IRStmt *st = in->stmts[s];
          if (st->tag != Ist_IMark)
@@ -576,12 +603,15 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
          b->sim[k].len = st->Ist.IMark.len ? st->Ist.IMark.len : 1;
          b->sim[k].rd = rd[k];     /* flags until CP_(block_slots) */
          b->sim[k].wr = wr[k];
+         b->sim[k].br = br[k];
          k++;
       }
    }
    b->n_slots = CP_(block_slots)(b);
-   if (b->sim)
+   if (b->sim && CP_(clo_cacheuse) && CP_(clo_cache_sim)) {
+      b->use = CP_(perm)(n * sizeof(CP_SimUse));
       CP_(sim_use_more)(b);
+   }
    b->count = CP_(perm)(b->n_slots * sizeof(ULong));
 
    VG_(HT_add_node)(blocks_by_addr, b);
@@ -597,7 +627,7 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    hundred instructions. */
 static ULong discard[4096];
 
-VG_REGPARM(2) ULong *CP_(ctx_counters)(CP_Block *b, ULong clock)
+VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
 {
    CP_Ctx *ctx;
    CP_Foreign *f;
@@ -613,17 +643,18 @@ VG_REGPARM(2) ULong *CP_(ctx_counters)(CP_Block *b, ULong clock)
       ctx = CP_(level_ctx)(b->loc->fn);
       CP_(set_ctx)(ctx);
    }
+   b->last_ctx = &no_ctx;
    if (!CP_(collecting)()) {
       tl_assert(b->n_slots <= sizeof discard / sizeof discard[0]);
-      return discard;
+      b->last_count = discard;
+      return;
    }
    tid = CP_(cost_tid)();
    if (ctx == b->loc->fn->ctx && tid == 1) {
-      if (CP_(inline_ctx) == ctx) {
+      if (CP_(inline_ctx) == ctx)
          b->last_ctx = ctx;
-         b->last_count = b->count;
-      }
-      return b->count;
+      b->last_count = b->count;
+      return;
    }
    site = b->loc->fn->skip && ctx != b->loc->fn->ctx ? CP_(skipped_site)()
                                                      : 0;
@@ -642,14 +673,12 @@ VG_REGPARM(2) ULong *CP_(ctx_counters)(CP_Block *b, ULong clock)
       f->ctx_next = ctx->foreign;
       ctx->foreign = f;
    }
-   /* Remembered for the inline check when the context alone decides:
+   /* The context remembered for the inline check when it alone decides:
       the shared counters (CP_(inline_ctx) is the context), no skipped
       call site. */
-   if (CP_(inline_ctx) == ctx && site == 0) {
+   if (CP_(inline_ctx) == ctx && site == 0)
       b->last_ctx = ctx;
-      b->last_count = f->count;
-   }
-   return f->count;
+   b->last_count = f->count;
 }
 
 /*------------------------------------------------------------*/
@@ -663,8 +692,8 @@ static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
    return IRExpr_RdTmp(t);
 }
 
-/* base = CP_(inline_ctx) == b->last_ctx ? b->last_count
-                                      : CP_(ctx_counters)(b, CLOCK) */
+/* if (CP_(inline_ctx) != b->last_ctx) CP_(ctx_counters)(b, CLOCK);
+   base = b->last_count */
 static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
 {
    IRExpr *ctx = tmp_of(out, Ity_I64,
@@ -674,19 +703,16 @@ static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
                          IRExpr_Load(TP_END, Ity_I64,
                                      mkIRExpr_HWord((HWord)&b->last_ctx)));
    IRExpr *miss = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, ctx, last));
-   IRExpr *last_count = tmp_of(out, Ity_I64,
-                               IRExpr_Load(TP_END, Ity_I64,
-                                           mkIRExpr_HWord((HWord)&b->last_count)));
-   IRTemp got = newIRTemp(out->tyenv, Ity_I64);
    IRTemp base = newIRTemp(out->tyenv, Ity_I64);
-   IRDirty *d = unsafeIRDirty_1_N(got, 2, "cp_ctx_counters",
+   IRDirty *d = unsafeIRDirty_0_N(2, "cp_ctx_counters",
                                   VG_(fnptr_to_fnentry)(&CP_(ctx_counters)),
                                   mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
                                                 clock));
    d->guard = miss;
    addStmtToIRSB(out, IRStmt_Dirty(d));
    addStmtToIRSB(out, IRStmt_WrTmp(base,
-                    IRExpr_ITE(miss, IRExpr_RdTmp(got), last_count)));
+                    IRExpr_Load(TP_END, Ity_I64,
+                                mkIRExpr_HWord((HWord)&b->last_count))));
    return base;
 }
 
@@ -709,12 +735,18 @@ static void sim_call(IRSB *out, const SimEmit *se, Int instr, Bool write,
                      IRExpr *addr, UInt size, IRExpr *guard)
 {
    const CP_SimHelpers *h = CP_(sim_helpers);
-   IRExpr *ii = mkIRExpr_HWord((HWord)&se->b->sim[instr]);
+   const CP_SimInstr *si = &se->b->sim[instr];
+   IRExpr *ii = mkIRExpr_HWord((HWord)si);
    IRDirty *d;
    /* The block's counters have this access class (same_accesses). */
-   tl_assert(addr == NULL || (write ? se->b->sim[instr].wr
-                                     : se->b->sim[instr].rd) != 0);
-   if (addr == NULL)
+   tl_assert((addr == NULL ? si->fe : write ? si->wr : si->rd)
+             != CP_SIM_NONE);
+   if (addr == NULL && se->b->use)
+      d = unsafeIRDirty_0_N(3, h->fetch_name,
+                            VG_(fnptr_to_fnentry)(h->fetch),
+                            mkIRExprVec_3(ii, IRExpr_RdTmp(se->base),
+                               mkIRExpr_HWord((HWord)&se->b->use[instr])));
+   else if (addr == NULL)
       d = unsafeIRDirty_0_N(2, h->fetch_name,
                             VG_(fnptr_to_fnentry)(h->fetch),
                             mkIRExprVec_2(ii, IRExpr_RdTmp(se->base)));
@@ -734,7 +766,9 @@ static void sim_call(IRSB *out, const SimEmit *se, Int instr, Bool write,
 static void sim_branch(IRSB *out, const SimEmit *se, Bool cond, IRExpr *arg)
 {
    const CP_SimInstr *ii = &se->b->sim[se->instr];
-   IRExpr *c = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64,
+   IRExpr *c;
+   tl_assert(ii->br != CP_SIM_NONE);     /* instr_classes */
+   c = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64,
       IRExpr_RdTmp(se->base),
       IRExpr_Const(IRConst_U64(8 * (ULong)(ii->off + ii->br)))));
    IRExpr *low = mkIRExpr_HWord(ii->addr & (cond ? 0x7f : 0x1ff));

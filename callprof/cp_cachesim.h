@@ -463,18 +463,24 @@ CS_INLINE CS_Result cs_dwrite_wb_pf(CS_Sim *s, cs_word a, unsigned size)
    (Ir, Dr or Dw) always, EV[1] (I1mr, D1mr, D1mw) on an L1 miss, EV[2]
    (ILmr, DLmr, DLmw) on an LL miss, EV[3] (ILdmr, DLdmr, DLdmw) on a
    dirty LL miss, which only the _wb functions return (so without
-   write-back EV needs 3 counters). */
+   write-back EV needs 3 counters).  cs_count_misses counts the misses
+   alone, into EV[0..2] (callprof counts a fetch's access apart). */
+CS_INLINE void cs_count_misses(CS_Result r, cs_u64 *ev)
+{
+   if (r >= CS_LL_HIT) {
+      ev[0]++;
+      if (r >= CS_LL_MISS) {
+         ev[1]++;
+         if (r == CS_LL_MISS_DIRTY)
+            ev[2]++;
+      }
+   }
+}
+
 CS_INLINE void cs_count(CS_Result r, cs_u64 *ev)
 {
    ev[0]++;
-   if (r >= CS_LL_HIT) {
-      ev[1]++;
-      if (r >= CS_LL_MISS) {
-         ev[2]++;
-         if (r == CS_LL_MISS_DIRTY)
-            ev[3]++;
-      }
-   }
+   cs_count_misses(r, ev + 1);
 }
 
 #endif /* CP_CACHESIM_H */

@@ -778,7 +778,7 @@ static void sys_time(Thread *t)
    for (k = s; k < CP_(n_ev); k++)
       t->ev[k] += ev[k];
    CP_(add_sys_cost)(CP_(cur_ctx), CP_(cost_tid)(),
-                     b->instr_addr[b->n_instrs - 1], ev);
+                     CP_(instr_addr)(b, b->n_instrs - 1), ev);
 }
 
 VG_REGPARM(0) void CP_(bus_event)(void)

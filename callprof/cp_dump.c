@@ -142,7 +142,7 @@ static void add_costs(UInt *n, const CP_Block *b, Addr site,
       if (count[b->run_of[i]] == 0)
          continue;
       c = COST(cost_buf, *n);
-      c->addr = site ? site : b->instr_addr[i];
+      c->addr = site ? site : CP_(instr_addr)(b, i);
       CP_(instr_cost)(b, i, count, c->ev);
       (*n)++;
    }

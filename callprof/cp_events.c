@@ -23,24 +23,30 @@
                                   instruction in turn, from its
                                   CP_SimInstr.off (CP_(block_slots)):
 
-           class_width counters for its fetch, and as many for its
-           reads if it reads (at .rd) and its writes if it writes (at
-           .wr): the accesses, L1 misses, LL misses (and dirty LL misses
-           with --simulate-wb: class_width 4, else 3); a fetch's
-           accesses are the Ir above, so its first counter stays 0;
-           at .br, --branch-sim: Bc Bcm Bi Bim;
-           at .us, --cacheuse with --cache-sim: AcCost1 SpLoss1
+           at .fe, if its fetch can miss (CP_(sim_fetch_needed): most
+           instructions are in the line their predecessor ended in and
+           call no fetch helper), its fetch's L1 and LL misses (and
+           dirty LL misses with --simulate-wb); its fetches are the Ir
+           above;
+           at .rd if it reads, .wr if it writes, class_width counters:
+           the accesses, L1 misses, LL misses (and dirty LL misses with
+           --simulate-wb: class_width 4, else 3);
+           at .br, --branch-sim, if it ends in a branch: Bc Bcm Bi Bim;
+           at .us, --cacheuse with --cache-sim, if it can load a line
+           (a fetch that can miss, a read or a write): AcCost1 SpLoss1
            AcCost2 SpLoss2.
 
    Nothing is kept for an event that is not counted, nor for an access
    class an instruction does not have (Callgrind's way: most
-   instructions neither read nor write memory): without any simulation
-   a block has its run (and exit) counters only.
+   instructions neither read nor write memory), nor for misses that
+   cannot happen: without any simulation a block has its run (and exit)
+   counters only.
    CP_(instr_cost) turns one instruction's counters into the output
    columns; cp_dump.c writes those and never looks inside a block's
    array itself. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 
@@ -152,6 +158,17 @@ void CP_(events_init)(void)
 /*--- A block's counters                                   ---*/
 /*------------------------------------------------------------*/
 
+/* The offset of a class of N counters at N_AT if WANTED (N_AT moves
+   past them), else CP_SIM_NONE. */
+static UChar place(Bool wanted, UInt n, UInt *n_at)
+{
+   UInt at = *n_at;
+   if (!wanted || n == 0)
+      return CP_SIM_NONE;
+   *n_at += n;
+   return (UChar)at;
+}
+
 UInt CP_(block_slots)(CP_Block *b)
 {
    const CP_InstrSlots *s = &CP_(islots);
@@ -161,16 +178,16 @@ UInt CP_(block_slots)(CP_Block *b)
    if (b->sim)
       for (k = 0; k < b->n_instrs; k++) {
          CP_SimInstr *ii = &b->sim[k];
-         UInt n = s->class_width;            /* the fetch's */
-         ii->off = at;
-         ii->rd = ii->rd && s->class_width ? n : 0;
-         n += ii->rd ? s->class_width : 0;
-         ii->wr = ii->wr && s->class_width ? n : 0;
-         n += ii->wr ? s->class_width : 0;
-         ii->br = n;
-         n += s->branches;
-         ii->us = n;
-         n += s->use;
+         Bool fetch = s->class_width && CP_(sim_fetch_needed)(b, k);
+         Bool rd = ii->rd, wr = ii->wr, br = ii->br;
+         UInt n = 0;
+         tl_assert(at <= 0xffff);
+         ii->off = (UShort)at;
+         ii->fe = place(fetch, s->class_width - 1, &n);
+         ii->rd = place(rd, s->class_width, &n);
+         ii->wr = place(wr, s->class_width, &n);
+         ii->br = place(br, s->branches, &n);
+         ii->us = place(fetch || rd || wr, s->use, &n);
          at += n;
       }
    return at;
@@ -193,25 +210,26 @@ void CP_(instr_cost)(const CP_Block *b, UInt i, const ULong *count,
       return;
    ii = &b->sim[i];
    c = count + ii->off;
-   if (s->class_width > 0) {
-      UInt cl;
-      for (cl = 0; cl < 3; cl++) {         /* fetch, read, write */
-         UInt at = cl == 0 ? 0 : cl == 1 ? ii->rd : ii->wr;
-         const ULong *x = c + at;
-         if (cl > 0 && at == 0)
-            continue;                      /* no such access */
-         if (cl > 0)
-            ev[CP_EV_DR + cl - 1] = x[0];
-         ev[CP_EV_I1MR + cl] = x[1];
-         ev[CP_EV_ILMR + cl] = x[2];
-         if (s->class_width == 4)
-            ev[CP_EV_ILDMR + cl] = x[3];
-      }
+   if (ii->fe != CP_SIM_NONE) {            /* the fetch's misses */
+      ev[CP_EV_I1MR] = c[ii->fe];
+      ev[CP_EV_ILMR] = c[ii->fe + 1];
+      if (s->class_width == 4)
+         ev[CP_EV_ILDMR] = c[ii->fe + 2];
    }
-   if (CP_(ev_bc) >= 0)
+   for (k = 1; k <= 2; k++) {              /* read, write */
+      UChar at = k == 1 ? ii->rd : ii->wr;
+      if (at == CP_SIM_NONE)
+         continue;
+      ev[CP_EV_DR + k - 1] = c[at];
+      ev[CP_EV_I1MR + k] = c[at + 1];
+      ev[CP_EV_ILMR + k] = c[at + 2];
+      if (s->class_width == 4)
+         ev[CP_EV_ILDMR + k] = c[at + 3];
+   }
+   if (CP_(ev_bc) >= 0 && ii->br != CP_SIM_NONE)
       for (k = 0; k < 4; k++)
          ev[CP_(ev_bc) + k] = c[ii->br + k];
-   if (CP_(ev_use) >= 0 && CP_(clo_cache_sim))
+   if (CP_(ev_use) >= 0 && ii->us != CP_SIM_NONE)
       for (k = 0; k < 4; k++)
          ev[CP_(ev_use) + k] = c[ii->us + k];
 }

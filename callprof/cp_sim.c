@@ -310,17 +310,17 @@ void CP_(sim_use_more)(CP_Block *b)
    if (!CP_(clo_cacheuse) || !CP_(clo_cache_sim))
       return;
    for (k = 0; k < b->n_instrs; k++) {
-      CP_SimInstr *ii = &b->sim[k];
-      ii->use_more = 0;
-      ii->use_mask = 0;
+      CP_SimUse *u = &b->use[k];
+      u->more = 0;
+      u->mask = 0;
       if (!CP_(sim_fetch_needed)(b, k))
          continue;
       for (j = k + 1; j < b->n_instrs && !CP_(sim_fetch_needed)(b, j);
            j++) {
-         ii->use_more++;
-         ii->use_mask |= cs_use_from(&sim.i1, b->sim[j].addr & m)
-                         & cs_use_to(&sim.i1,
-                                     (b->sim[j].addr + b->sim[j].len - 1) & m);
+         u->more++;
+         u->mask |= cs_use_from(&sim.i1, b->sim[j].addr & m)
+                    & cs_use_to(&sim.i1,
+                                (b->sim[j].addr + b->sim[j].len - 1) & m);
       }
    }
 }
@@ -352,13 +352,16 @@ void CP_(sim_finish)(void)
 /*------------------------------------------------------------*/
 
 /* Add an access of class K (0 fetch, 1 read, 2 write) with result R to
-   the instruction's counters C (those of its class) and to the thread's
-   events. */
+   the instruction's counters C (those of its class: a fetch's are its
+   misses only) and to the thread's events. */
 static inline void count(CS_Result r, ULong *c, Int k)
 {
    ULong *ev = CP_(sim_ev);
    static const Int base_ev[3] = { -1, CP_EV_DR, CP_EV_DW };
-   cs_count(r, (cs_u64 *)c);
+   if (k == 0)
+      cs_count_misses(r, (cs_u64 *)c);
+   else
+      cs_count(r, (cs_u64 *)c);
    if (ev == NULL)
       return;
    if (k > 0)
@@ -373,11 +376,12 @@ static inline void count(CS_Result r, ULong *c, Int k)
    }
 }
 
-/* Each class's counters (cp_events.c): access, L1 miss, LL miss, and a
-   dirty LL miss with --simulate-wb; an instruction's reads' at its rd,
-   its writes' at its wr (present whenever the instrumentation calls
-   the helper for them). */
-#define CLASS(ii, k) ((k) == 0 ? 0 : (k) == 1 ? (ii)->rd : (ii)->wr)
+/* Each class's counters (cp_events.c): access (not for a fetch), L1
+   miss, LL miss, and a dirty LL miss with --simulate-wb; an
+   instruction's fetch's at its fe, its reads' at its rd, its writes' at
+   its wr (present whenever the instrumentation calls the helper for
+   them). */
+#define CLASS(ii, k) ((k) == 0 ? (ii)->fe : (k) == 1 ? (ii)->rd : (ii)->wr)
 
 /* The helpers of each model, chosen once (CP_(sim_helpers)), so that
    the plain model's helpers test no option: FETCH, READ and WRITE are
@@ -385,7 +389,7 @@ static inline void count(CS_Result r, ULong *c, Int k)
 #define MODEL_HELPERS(sfx, FETCH, READ, WRITE)                              \
 static VG_REGPARM(2) void fetch_##sfx(const CP_SimInstr *ii, ULong *base)  \
 {                                                                           \
-   count(FETCH(&sim, ii->addr, ii->len), base + ii->off, 0);                \
+   count(FETCH(&sim, ii->addr, ii->len), base + ii->off + ii->fe, 0);      \
 }                                                                           \
 static VG_REGPARM(3) void read_##sfx(const CP_SimInstr *ii, ULong *base,   \
                                      Addr a, UWord size)                    \
@@ -418,12 +422,12 @@ static inline void use_access(const CP_SimInstr *ii, ULong *base, Addr a,
          base + ii->off + CLASS(ii, k), k);
 }
 
-static VG_REGPARM(2) void fetch_use(const CP_SimInstr *ii, ULong *base)
+static VG_REGPARM(3) void fetch_use(const CP_SimInstr *ii, ULong *base,
+                                    const CP_SimUse *u)
 {
    use_access(ii, base, ii->addr, ii->len, 0);
-   if (ii->use_more)
-      cs_use_more(&sim, &use, ii->addr + ii->len - 1, ii->use_more,
-                  ii->use_mask);
+   if (u->more)
+      cs_use_more(&sim, &use, ii->addr + ii->len - 1, u->more, u->mask);
 }
 
 static VG_REGPARM(3) void read_use(const CP_SimInstr *ii, ULong *base,

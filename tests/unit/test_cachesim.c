@@ -601,6 +601,21 @@ static void test_count(void)
    CHECK(ev[0] == 4 && ev[1] == 3 && ev[2] == 2 && ev[3] == 1);
 }
 
+/* A fetch's counters in callprof: the misses alone, no access. */
+static void test_count_misses(void)
+{
+   cs_u64 ev[4] = { 0, 0, 0, 7 };
+
+   cs_count_misses(CS_L1_HIT, ev);
+   CHECK(ev[0] == 0 && ev[1] == 0 && ev[2] == 0 && ev[3] == 7);
+   cs_count_misses(CS_LL_HIT, ev);
+   CHECK(ev[0] == 1 && ev[1] == 0 && ev[2] == 0 && ev[3] == 7);
+   cs_count_misses(CS_LL_MISS, ev);
+   CHECK(ev[0] == 2 && ev[1] == 1 && ev[2] == 0 && ev[3] == 7);
+   cs_count_misses(CS_LL_MISS_DIRTY, ev);
+   CHECK(ev[0] == 3 && ev[1] == 2 && ev[2] == 1 && ev[3] == 7);
+}
+
 /* ------------------------------------------------------------------ */
 /* Geometry                                                            */
 /* ------------------------------------------------------------------ */
@@ -1078,6 +1093,7 @@ int main(void)
    test_wb_one_set();
    test_wb_high_addresses();
    test_count();
+   test_count_misses();
    test_pf_up();
    test_pf_down();
    test_pf_wb();
