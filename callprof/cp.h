@@ -296,9 +296,9 @@ typedef struct CP_Loc {
    struct CP_Loc *next;      /* VgHashNode */
    UWord          key;       /* the address */
    CP_Fn         *fn;
-   Bool           is_entry;
    DebugInfo     *di;        /* NULL: no object ("???") */
    VgSectKind     sect;
+   Bool           is_entry;
 } CP_Loc;
 
 CP_Loc *CP_(loc_of)(Addr a);
@@ -349,7 +349,6 @@ typedef struct CP_BlockExit {
 typedef struct CP_Block {
    struct CP_Block *next;     /* VgHashNode */
    UWord            key;      /* guest address of the block */
-   struct CP_Block *all_next; /* every block ever made */
    struct CP_Block *fn_next;  /* of its function (CP_Fn.own_blocks) */
    CP_Loc          *loc;      /* the block's start */
    Addr             first_instr; /* its first instruction's address: the
@@ -383,8 +382,11 @@ static inline Addr CP_(instr_addr)(const CP_Block *b, UInt i)
    return b->first_instr + b->instr_off[i];
 }
 
-/* Every block made so far (the dump walks them). */
-extern CP_Block *CP_(all_blocks);
+/* Every block made so far, in no particular order: CP_(first_block),
+   then CP_(next_block) until NULL.  One walk at a time, and no block
+   may be made during it (the dump's walks). */
+CP_Block *CP_(first_block)(void);
+CP_Block *CP_(next_block)(void);
 
 /* Guest instructions executed so far, all threads.  The running thread
    counts its own in a slot of its shadow guest state (CP_CLOCK_SLOT, the
@@ -453,9 +455,10 @@ typedef struct CP_Arc {
 typedef enum { CP_Jump, CP_Call, CP_Ret } CP_Kind;
 typedef struct CP_Exit {
    CP_Block *block;
-   CP_Kind   kind;
    Addr      instr;
-   Addr      ret_addr;
+   UChar     kind;            /* a CP_Kind */
+   UChar     len;             /* the instruction's: a call returns to
+                                 instr + len */
 } CP_Exit;
 
 /* The helper of such an exit, taken to TARGET with stack pointer SP. */

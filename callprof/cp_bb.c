@@ -58,7 +58,6 @@
 #include "ir_counter.h"
 #include "tool_platform.h"
 
-CP_Block *CP_(all_blocks);
 ULong     CP_(ir);
 ULong     CP_(ir_stopped);
 
@@ -540,14 +539,23 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    b->key = addr;
    b->loc = CP_(loc_of)(addr);
    b->n_instrs = n;
-   b->instr_off = CP_(perm)(n * sizeof(UShort));
-   b->run_of = CP_(perm)(n * sizeof(UShort));
-   b->run_len = CP_(perm)(runs * sizeof(UShort));
-   if (has_bus && CP_(clo_collect_bus))
-      b->bus = CP_(perm)(n);
    b->n_exits = n_exits;
-   if (CP_(clo_collect_jumps))
-      b->exits = CP_(perm)((n_exits + 1) * sizeof(CP_BlockExit));
+   {
+      /* The small arrays in one piece: the permanent allocator rounds
+         each piece up to 8 bytes. */
+      SizeT exits = CP_(clo_collect_jumps)
+                    ? (n_exits + 1) * sizeof(CP_BlockExit) : 0;
+      UChar *p = CP_(perm)(exits + (2 * n + runs) * sizeof(UShort)
+                           + (has_bus && CP_(clo_collect_bus) ? n : 0));
+      if (exits)
+         b->exits = (CP_BlockExit *)p;
+      p += exits;
+      b->instr_off = (UShort *)p;
+      b->run_of = b->instr_off + n;
+      b->run_len = b->run_of + n;
+      if (has_bus && CP_(clo_collect_bus))
+         b->bus = (UChar *)(b->run_len + runs);
+   }
 
    /* Number the runs as the instrumentation does: a run opens at the
       first instruction after an exit. */
@@ -615,8 +623,6 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    b->count = CP_(perm)(b->n_slots * sizeof(ULong));
 
    VG_(HT_add_node)(blocks_by_addr, b);
-   b->all_next = CP_(all_blocks);
-   CP_(all_blocks) = b;
    b->fn_next = b->loc->fn->own_blocks;
    b->loc->fn->own_blocks = b;
    return b;
@@ -859,7 +865,7 @@ static void add_transition(IRSB *out, const VexGuestLayout *layout,
    e->block = b;
    e->kind = kind;
    e->instr = instr;
-   e->ret_addr = kind == CP_Call ? next_instr : 0;
+   e->len = (UChar)(next_instr - instr);
    d = unsafeIRDirty_0_N(3, "cp_transition",
                          VG_(fnptr_to_fnentry)(&CP_(transition)),
                          mkIRExprVec_4(mkIRExpr_HWord((HWord)e), target, sp,
@@ -1017,6 +1023,17 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
                        IRExpr_RdTmp(base)));
    }
    return out;
+}
+
+CP_Block *CP_(first_block)(void)
+{
+   VG_(HT_ResetIter)(blocks_by_addr);
+   return VG_(HT_Next)(blocks_by_addr);
+}
+
+CP_Block *CP_(next_block)(void)
+{
+   return VG_(HT_Next)(blocks_by_addr);
 }
 
 void CP_(bb_init)(void)

@@ -613,7 +613,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    t = current();
    src.ctx = CP_(cur_ctx);
    src.instr = e->instr;
-   src.ret_addr = e->ret_addr;
+   src.ret_addr = e->kind == CP_Call ? e->instr + e->len : 0;
 
    /* A return is real only if it leaves the top frame. */
    if (kind == CP_Ret) {

@@ -209,7 +209,7 @@ static void file_total(UInt tid, CP_SysCost **sys, UInt n_sys, ULong *total)
    UInt i;
 
    CP_(ev_clear)(total);
-   for (b = CP_(all_blocks); b; b = b->all_next) {
+   for (b = CP_(first_block)(); b; b = CP_(next_block)()) {
       if (tid == 1)
          add_total(b, b->count, total);
       for (f = b->foreign; f; f = f->next)
@@ -402,7 +402,7 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
    CP_IndJump **ind = ind_jumps(&n_ind);
    Jump *v;
 
-   for (b = CP_(all_blocks); b; b = b->all_next) {
+   for (b = CP_(first_block)(); b; b = CP_(next_block)()) {
       if (b->exits == NULL)
          continue;
       n += b->n_exits + 1;
@@ -412,7 +412,7 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
    v = VG_(malloc)("cp.dump.gather_jumps.1",
                    (n + n_ind ? n + n_ind : 1) * sizeof(Jump));
    n = 0;
-   for (b = CP_(all_blocks); b; b = b->all_next) {
+   for (b = CP_(first_block)(); b; b = CP_(next_block)()) {
       if (b->exits == NULL)
          continue;
       if (tid == 1)
@@ -755,7 +755,7 @@ static void zero_costs(UInt tid, Bool keep_unshown)
    CP_IndJump **ind;
    UInt n, i;
 
-   for (b = CP_(all_blocks); b; b = b->all_next) {
+   for (b = CP_(first_block)(); b; b = CP_(next_block)()) {
       if (tid == 1)
          VG_(memset)(b->count, 0, b->n_slots * sizeof(ULong));
       for (f = b->foreign; f; f = f->next)
