@@ -19,7 +19,9 @@
                  built on the host for their unit tests);
      cp_dump.c   writing the profile in Callgrind's format: dumps
                  (at exit, on client requests, --dump-before/after,
-                 --dump-every-bb), zeroing, and folded stacks.
+                 --dump-every-bb), zeroing, and folded stacks;
+     cp_monitor.c  vgdb's monitor commands (dump, zero, status,
+                 instrumentation), Callgrind's.
      cp_sim.c    --cache-sim: the caches' geometry, and the helpers
                  that run each fetch and data access through
      cp_cachesim.c  the cache model (Callgrind's; plain C, also built on
@@ -310,6 +312,8 @@ CP_Ctx *CP_(ctx_level)(CP_Ctx *base, UInt level);
 /* The context of function FN (level 1) called from CALLERS[0], called
    from CALLERS[1] ... (N of them, at most FN->max_callers; 0: FN). */
 CP_Ctx *CP_(callers_ctx)(CP_Fn *fn, CP_Fn *const *callers, UInt n);
+/* The functions seen so far. */
+UInt CP_(n_fns)(void);
 /* Every context made so far, in creation order (not to be freed). */
 CP_Ctx *const *CP_(all_ctxs)(UInt *n);
 
@@ -511,6 +515,20 @@ Bool CP_(thread_exists)(ThreadId tid);
 /* Before a dump: the calls still open (of thread TID, 0: all) get the
    inclusive cost they have so far, and count from now on. */
 void CP_(flush_open_calls)(UInt tid);
+/* The thread that ran last (the running one while one runs). */
+ThreadId CP_(last_tid)(void);
+/* For "status internal": the arcs and the calls made along them (since
+   the last dump or zero); thread TID's costs so far (CP_(n_ev)
+   events); the depth of its call stack, and frame I of it (0: the
+   outermost), if it is a call along an arc (not a skipped function):
+   the caller's and the callee's names, the arc's calls and its
+   inclusive cost (since the last dump or zero, this call's so far
+   included). */
+void CP_(arc_counts)(UInt *arcs, ULong *calls);
+void CP_(thread_costs)(ThreadId tid, ULong *ev);
+UInt CP_(thread_frames)(ThreadId tid);
+Bool CP_(thread_frame)(ThreadId tid, UInt i, const HChar **caller,
+                       const HChar **callee, ULong *calls, ULong *ev);
 /* A system call's costs for --collect-systime, at the call site. */
 void CP_(add_sys_cost)(CP_Ctx *ctx, UInt tid, Addr instr, const ULong *ev);
 /* Folded stacks: a node of the call-path trie. */
@@ -535,10 +553,20 @@ CP_Path *CP_(path_roots)(void);
 void CP_(dump)(const HChar *trigger, Bool only_current);
 /* The totals of every file written so far (the end-of-run summary). */
 extern ULong CP_(collected)[CP_MAX_EV];
-/* Zero the costs (of the running thread when threads are kept apart). */
-void CP_(zero)(void);
+/* Zero the costs: when threads are kept apart, of the running thread,
+   or with ALL of every thread. */
+void CP_(zero)(Bool all);
+/* The dumps written so far (the last one's "part:"). */
+UInt CP_(dumps_done)(void);
 /* The client requests of include/callprof.h (= callgrind.h's). */
 Bool CP_(client_request)(ThreadId tid, UWord *args, UWord *ret);
+/*------------------------------------------------------------*/
+/*--- Monitor commands (cp_monitor.c)                      ---*/
+/*------------------------------------------------------------*/
+
+/* A vgdb monitor command: whether it was callprof's. */
+Bool CP_(monitor_command)(const HChar *req);
+
 /* --dump-every-bb: checked, as by Callgrind, when a thread is given
    the CPU, with the core's count of blocks run. */
 void CP_(bb_dump_check)(ULong blocks_done);

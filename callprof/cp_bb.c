@@ -1025,6 +1025,11 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    return out;
 }
 
+UInt CP_(n_fns)(void)
+{
+   return VG_(HT_count_nodes)(fns);
+}
+
 CP_Block *CP_(first_block)(void)
 {
    VG_(HT_ResetIter)(blocks_by_addr);

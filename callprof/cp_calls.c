@@ -443,7 +443,7 @@ static void entered(CP_Fn *fn)
       VG_(sprintf)(trigger, "--dump-before=%s", fn->name);
       CP_(dump)(trigger, True);
    } else if (fn->zero_before)
-      CP_(zero)();
+      CP_(zero)(False);
    if (fn->toggle)
       CP_(set_collect)(!CP_(collecting)());
 }
@@ -912,6 +912,56 @@ UInt CP_(cost_tid)(void)
 Bool CP_(thread_exists)(ThreadId tid)
 {
    return tid > 0 && tid < VG_N_THREADS && threads[tid].exists;
+}
+
+ThreadId CP_(last_tid)(void)
+{
+   return running ? (ThreadId)(running - threads) : 1;
+}
+
+void CP_(arc_counts)(UInt *n, ULong *calls)
+{
+   ArcNode *a;
+   *n = 0;
+   *calls = 0;
+   VG_(HT_ResetIter)(arcs);
+   while ((a = VG_(HT_Next)(arcs)) != NULL) {
+      (*n)++;
+      *calls += a->arc.count;
+   }
+}
+
+void CP_(thread_costs)(ThreadId tid, ULong *ev)
+{
+   tl_assert(CP_(thread_exists)(tid));
+   thread_cost(&threads[tid], ev);
+}
+
+UInt CP_(thread_frames)(ThreadId tid)
+{
+   tl_assert(CP_(thread_exists)(tid));
+   return threads[tid].sp;
+}
+
+Bool CP_(thread_frame)(ThreadId tid, UInt i, const HChar **caller,
+                       const HChar **callee, ULong *calls, ULong *ev)
+{
+   const Thread *t = &threads[tid];
+   const Frame *f;
+   ULong now[CP_MAX_EV];
+   Int k;
+   tl_assert(CP_(thread_exists)(tid) && i < t->sp);
+   f = &t->stack[i];
+   /* A skipped function (PLT code) has no arc of its own. */
+   if (f->arc == NULL || f->site.ctx == NULL)
+      return False;
+   thread_cost(t, now);
+   for (k = 0; k < CP_(n_ev); k++)
+      ev[k] = f->arc->inclusive[k] + now[k] - f->enter[k];
+   *caller = f->site.ctx->name;
+   *callee = f->arc->callee->name;
+   *calls = f->arc->count;
+   return True;
 }
 
 void CP_(flush_open_calls)(UInt tid)

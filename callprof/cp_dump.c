@@ -822,11 +822,23 @@ void CP_(dump)(const HChar *trigger, Bool only_current)
       write_folded();
 }
 
-void CP_(zero)(void)
+void CP_(zero)(Bool all)
 {
    UInt tid = CP_(cost_tid)();
+   if (all && CP_(clo_separate_threads)) {
+      CP_(flush_open_calls)(0);
+      for (tid = 1; tid < VG_N_THREADS; tid++)
+         if (CP_(thread_exists)(tid))
+            zero_costs(tid, False);
+      return;
+   }
    CP_(flush_open_calls)(CP_(clo_separate_threads) ? tid : 0);
    zero_costs(tid, False);
+}
+
+UInt CP_(dumps_done)(void)
+{
+   return out_counter;
 }
 
 void CP_(bb_dump_check)(ULong blocks_done)
@@ -848,6 +860,10 @@ void CP_(bb_dump_check)(ULong blocks_done)
    built against either works unchanged.  Others are not ours. */
 Bool CP_(client_request)(ThreadId tid, UWord *args, UWord *ret)
 {
+   if (args[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {
+      *ret = CP_(monitor_command)((const HChar *)args[1]);
+      return *ret != 0;
+   }
    if (!VG_IS_TOOL_USERREQ('C', 'T', args[0]))
       return False;
    switch (args[0]) {
@@ -867,7 +883,7 @@ Bool CP_(client_request)(ThreadId tid, UWord *args, UWord *ret)
    }
    case CALLPROF_USERREQ_ZERO_STATS:
       CP_(hold_block)(True);
-      CP_(zero)();
+      CP_(zero)(False);
       CP_(hold_block)(False);
       break;
    case CALLPROF_USERREQ_TOGGLE_COLLECT:

@@ -190,5 +190,9 @@ void HS_(xt_free)(ThreadId tid, Addr p, Bool replaced);
 void HS_(xt_realloc)(ThreadId tid, Addr old, Addr p, SizeT new_req);
 /* Write the file (FILE: a template, NULL for --xtree-memory-file). */
 void HS_(xt_report)(const HChar *file, Bool fini);
+/* Every live heap block (not memory-pool chunks) in turn: its requested
+   size and site; *CURSOR 0 to start; False after the last one.  No
+   block may come or go during the walk. */
+Bool HS_(next_live_block)(UWord *cursor, SizeT *req, HS_Site **site);
 
 #endif /* HS_H */

@@ -370,6 +370,19 @@ static Block *new_block(Addr p, SizeT req, SizeT slop, HS_Site *site)
    return b;
 }
 
+Bool HS_(next_live_block)(UWord *cursor, SizeT *req, HS_Site **site)
+{
+   while (*cursor <= blocks.mask) {
+      const Block *b = &blocks.slots[(*cursor)++];
+      if (b->addr != 0 && !b->in_pool) {
+         *req = b->req;
+         *site = b->site;
+         return True;
+      }
+   }
+   return False;
+}
+
 /* Removes block B from the table and the counts. */
 static void drop_block(Block *b)
 {

@@ -184,6 +184,8 @@ ULong HS_(now)(void)
       snapshot [FILE]            the heap now, in FILE
       detailed_snapshot [FILE]   the same, with the allocation tree
       all_snapshots [FILE]       every snapshot so far
+      xtmemory [FILE]            the live blocks as an xtree memory file
+                                 (hs_xtree.c), xtmemory.kcg.PID.N by default
    FILE is a template like --heapsnap-out-file; default heapsnap.vgdb.out. */
 static void print_monitor_help(void)
 {
@@ -198,6 +200,8 @@ static void print_monitor_help(void)
 "  all_snapshots [<filename>]\n"
 "      saves all snapshot(s) taken so far in <filename>\n"
 "             default <filename> is heapsnap.vgdb.out\n"
+"  xtmemory [<filename>]\n"
+"        dump xtree memory profile in <filename> (default xtmemory.kcg.%%p.%%n)\n"
 "\n");
 }
 
@@ -224,14 +228,15 @@ static Bool handle_monitor_command(ThreadId tid, HChar *req)
    VG_(strcpy)(s, req);
    word = VG_(strtok_r)(s, " ", &save);
    file = VG_(strtok_r)(NULL, " ", &save);
-   switch (VG_(keyword_id)("help snapshot detailed_snapshot all_snapshots",
-                           word, kwd_report_duplicated_matches)) {
+   switch (VG_(keyword_id)("help snapshot detailed_snapshot all_snapshots "
+                           "xtmemory", word, kwd_report_duplicated_matches)) {
    case -2: return True;       /* ambiguous: the core said so */
    case -1: return False;      /* not ours */
    case 0:  print_monitor_help(); return True;
    case 1:  write_on_demand(file, HS_WriteNow); return True;
    case 2:  write_on_demand(file, HS_WriteNowDetailed); return True;
    case 3:  write_on_demand(file, HS_WriteAll); return True;
+   case 4:  HS_(xt_report)(file, False); return True;
    }
    tl_assert(0);
 }

@@ -25,7 +25,9 @@
 
    Only with the option: blocks are looked up in a table of their own
    (address -> context and size), so the hot path of heapsnap's heap is
-   untouched without it. */
+   untouched without it.  Without it, the monitor command xtmemory (as
+   Massif's) reports the live blocks of the heap's own table, each at
+   the stack of its site (after --alloc-fn, cut at --depth). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_execontext.h"
@@ -124,10 +126,34 @@ static void next_block(XT_Allocs *xta, ExeContext **ec)
    *ec = b->ec;
 }
 
+/* Without the option, the monitor command's report (as Massif's) comes
+   from the heap's own table: each live block at its site's stack. */
+static UWord heap_cursor;
+
+static void next_heap_block(XT_Allocs *xta, ExeContext **ec)
+{
+   SizeT req;
+   HS_Site *site;
+   if (!HS_(next_live_block)(&heap_cursor, &req, &site)) {
+      xta->nblocks = 0;
+      return;
+   }
+   xta->nbytes = req;
+   xta->nblocks = 1;
+   *ec = site ? VG_(make_ExeContext_from_StackTrace)(site->ips, site->n_ips)
+              : VG_(null_ExeContext)();
+}
+
 void HS_(xt_report)(const HChar *file, Bool fini)
 {
-   if (xt_blocks == NULL)
+   if (xt_blocks == NULL) {
+      if (fini)
+         return;
+      heap_cursor = 0;
+      VG_(XTMemory_report)(file, False, next_heap_block,
+                           VG_(XT_filter_maybe_below_main));
       return;
+   }
    VG_(HT_ResetIter)(xt_blocks);
    VG_(XTMemory_report)(file, fini, next_block,
                         VG_(XT_filter_maybe_below_main));
