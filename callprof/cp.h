@@ -89,6 +89,7 @@ extern Bool CP_(clo_skip_direct_rec);
 extern Bool CP_(clo_combine_dumps);
 extern Int  CP_(clo_collect_systime);   /* CP_SYS_* */
 extern ULong CP_(clo_dump_every_bb);    /* 0: never */
+extern UInt  CP_(clo_dump_every);       /* seconds; 0: never */
 extern const HChar *CP_(clo_folded_out_file); /* NULL: none */
 /* --folded-event: the event the folded stacks carry (an index of
    CP_(ev_name)); 0, Ir, by default. */
@@ -558,6 +559,9 @@ extern ULong CP_(collected)[CP_MAX_EV];
 void CP_(zero)(Bool all);
 /* The dumps written so far (the last one's "part:"). */
 UInt CP_(dumps_done)(void);
+/* Blocks run so far, all threads, while collecting (the dumps'
+   "Timerange"). */
+ULong CP_(blocks_run)(void);
 /* The client requests of include/callprof.h (= callgrind.h's). */
 Bool CP_(client_request)(ThreadId tid, UWord *args, UWord *ret);
 /*------------------------------------------------------------*/
@@ -568,8 +572,11 @@ Bool CP_(client_request)(ThreadId tid, UWord *args, UWord *ret);
 Bool CP_(monitor_command)(const HChar *req);
 
 /* --dump-every-bb: checked, as by Callgrind, when a thread is given
-   the CPU, with the core's count of blocks run. */
-void CP_(bb_dump_check)(ULong blocks_done);
+   the CPU (CORE_BLOCKS: the core's count of blocks run, which throttles
+   the check), against the blocks run (CP_(blocks_run)). */
+void CP_(bb_dump_check)(ULong core_blocks);
+/* --dump-every: checked at the same times, against the run's clock. */
+void CP_(time_dump_check)(void);
 /* Self costs kept apart from the block counters (system calls):
    iterate with CP_(sys_costs). */
 typedef struct CP_SysCost {

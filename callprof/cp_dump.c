@@ -14,7 +14,8 @@
    Files are named as Callgrind names them (callgrind/dump.c,
    new_dumpfile): the expanded --callprof-out-file template, then ".N"
    for the N-th dump of the process if the dump was triggered (client
-   request, --dump-before/after, --dump-every-bb), nothing for the final
+   request, --dump-before/after, --dump-every-bb, --dump-every, a vgdb
+   monitor command), nothing for the final
    dump at exit, then "-TT" (the thread id, two digits) with
    --separate-threads=yes.  "part:" is N, counting the final dump.  So a
    program that dumps twice leaves callprof.out.PID.1,
@@ -522,9 +523,18 @@ static const char *vg_getenv(const char *name)
    return VG_(getenv)(name);
 }
 
+/* "desc: Timerange: Basic block 0 - 32438": the blocks run before the
+   dump's costs began and when it was taken, counted over the whole run
+   and every thread, as Callgrind counts them (zeroing does not move
+   them).  A block's first run is run each time the block is, so the
+   blocks run so far are the first-run counters now, plus those that
+   were zeroed (by dumps and zeroing): BLOCKS_RETIRED. */
+static ULong blocks_retired;
+static ULong range_start, range_end;
+
 static Int out_counter;     /* dumps of this process so far */
 static Int out_pid;         /* the process they were counted in */
-static ULong bbs_done;      /* --dump-every-bb: blocks at the last dump */
+static ULong bbs_done;      /* --dump-every-bb: CP_(blocks_run) at its last dump */
 
 ULong CP_(collected)[CP_MAX_EV];
 static UInt parts_written;  /* files (parts) of this process written */
@@ -549,8 +559,8 @@ static Bool copy_file(const HChar *path, PW_Sink *s)
 /* Thread TID's costs since the last dump, into one file. */
 static void write_file(const HChar *trigger, UInt tid)
 {
-   HChar path[4096], cmd[4096], trig[4096];
-   const char *desc[4];
+   HChar path[4096], cmd[4096], trig[4096], range[80];
+   const char *desc[5];
    const char *err;
    PW_CgHeader h;
    PW_File *f;
@@ -599,11 +609,15 @@ static void write_file(const HChar *trigger, UInt tid)
       desc[h.n_desc++] = CP_(clo_cache_sim) ? CP_(sim_desc)(k) :
                          k == 0 ? "I1 cache:" : k == 1 ? "D1 cache:"
                                                        : "LL cache:";
+   VG_(snprintf)(range, sizeof range, "Timerange: Basic block %llu - %llu",
+                 range_start, range_end);
+   desc[h.n_desc++] = range;
    desc[h.n_desc++] = trig;
    h.creator = "callprof-" PACKAGE_VERSION;
    h.pid = VG_(getpid)();
    h.cmd = cmd;
    h.part = out_counter;
+   h.thread = CP_(clo_separate_threads) ? (int)tid : 0;
    h.desc = desc;
    h.pos_instr = CP_(clo_dump_instr);
    h.pos_line = CP_(clo_dump_line) || !CP_(clo_dump_instr);
@@ -744,6 +758,27 @@ CP_SysCost **CP_(sys_costs)(UInt *n)
    return (CP_SysCost **)VG_(HT_to_array)(sys_table, n);
 }
 
+/* The blocks run in thread TID's counters (0: every thread's). */
+static ULong first_runs(UInt tid)
+{
+   CP_Block *b;
+   CP_Foreign *f;
+   ULong n = 0;
+   for (b = CP_(first_block)(); b; b = CP_(next_block)()) {
+      if (tid <= 1)
+         n += b->count[0];
+      for (f = b->foreign; f; f = f->next)
+         if (tid == 0 || f->tid == tid)
+            n += f->count[0];
+   }
+   return n;
+}
+
+ULong CP_(blocks_run)(void)
+{
+   return blocks_retired + first_runs(0);
+}
+
 /* Zero thread TID's costs; KEEP_UNSHOWN: leave the call counts of arcs
    that cost nothing (after a dump, for the next one). */
 static void zero_costs(UInt tid, Bool keep_unshown)
@@ -755,6 +790,7 @@ static void zero_costs(UInt tid, Bool keep_unshown)
    CP_IndJump **ind;
    UInt n, i;
 
+   blocks_retired += first_runs(tid);
    for (b = CP_(first_block)(); b; b = CP_(next_block)()) {
       if (tid == 1)
          VG_(memset)(b->count, 0, b->n_slots * sizeof(ULong));
@@ -803,6 +839,8 @@ void CP_(dump)(const HChar *trigger, Bool only_current)
 
    check_pid();
    out_counter++;
+   range_start = range_end;
+   range_end = CP_(blocks_run)();
    if (!CP_(clo_separate_threads) || only_current) {
       tid = CP_(cost_tid)();
       CP_(flush_open_calls)(CP_(clo_separate_threads) ? tid : 0);
@@ -841,15 +879,41 @@ UInt CP_(dumps_done)(void)
    return out_counter;
 }
 
-void CP_(bb_dump_check)(ULong blocks_done)
+void CP_(bb_dump_check)(ULong core_blocks)
 {
+   static ULong last_core;
    HChar buf[64];
-   if (CP_(clo_dump_every_bb) == 0 ||
-       blocks_done - bbs_done <= CP_(clo_dump_every_bb))
+   ULong now;
+   if (CP_(clo_dump_every_bb) == 0)
+      return;
+   /* Callgrind's throttle (clg_start_client_code_callback): at most once
+      per 5000 of the core's blocks.  The core's count leaves out the
+      blocks entered through chained jumps, so the blocks that decide
+      are the tool's own count, as Callgrind's are. */
+   if (core_blocks - last_core < 5000)
+      return;
+   last_core = core_blocks;
+   now = CP_(blocks_run)();
+   if (now - bbs_done <= CP_(clo_dump_every_bb))
       return;
    VG_(sprintf)(buf, "--dump-every-bb=%llu", CP_(clo_dump_every_bb));
    CP_(dump)(buf, False);
-   bbs_done = blocks_done;
+   bbs_done = now;
+}
+
+void CP_(time_dump_check)(void)
+{
+   static UInt last_ms;
+   HChar buf[40];
+   UInt now;
+   if (CP_(clo_dump_every) == 0)
+      return;
+   now = VG_(read_millisecond_timer)();
+   if (now - last_ms < CP_(clo_dump_every) * 1000)
+      return;
+   last_ms = now;
+   VG_(sprintf)(buf, "--dump-every=%u", CP_(clo_dump_every));
+   CP_(dump)(buf, False);
 }
 
 /*------------------------------------------------------------*/

@@ -57,6 +57,7 @@ Bool         CP_(clo_skip_direct_rec)  = False;
 Bool         CP_(clo_combine_dumps)    = False;
 Int          CP_(clo_collect_systime)  = CP_SYS_NO;
 ULong        CP_(clo_dump_every_bb)    = 0;
+UInt         CP_(clo_dump_every)       = 0;
 const HChar *CP_(clo_folded_out_file)  = NULL;
 static const HChar *clo_folded_event      = "Ir";
 Int          CP_(folded_ev)            = 0;
@@ -221,6 +222,8 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
    }
    else if (clo_match(arg, "--dump-every-bb", &v))
       CP_(clo_dump_every_bb) = clo_long(arg, v, 0, 0x7fffffffffffffffLL);
+   else if (clo_match(arg, "--dump-every", &v))
+      CP_(clo_dump_every) = (UInt)clo_long(arg, v, 0, 1000000);
    else if (clo_match(arg, "--fn-skip", &v) ||
             clo_match(arg, "--dump-before", &v) ||
             clo_match(arg, "--dump-after", &v) ||
@@ -285,6 +288,7 @@ static void cp_print_usage(void)
 "                                the profile's events (Dr, D1mr, Bcm ...) [Ir]\n"
 "\n   activity options:\n"
 "    --dump-every-bb=<count>     dump every <count> basic blocks [0=never]\n"
+"    --dump-every=<seconds>      dump every <seconds> of run time [0=never]\n"
 "    --dump-before=<func>        dump when entering function\n"
 "    --zero-before=<func>        zero all costs when entering function\n"
 "    --dump-after=<func>         dump when leaving function\n"
@@ -514,6 +518,7 @@ static void cp_start_client_code(ThreadId tid, ULong blocks_done)
 {
    CP_(thread_start)(tid);
    CP_(bb_dump_check)(blocks_done);
+   CP_(time_dump_check)();
 }
 
 static void cp_stop_client_code(ThreadId tid, ULong blocks_done)

@@ -29,7 +29,7 @@
    same ones:
 
       instrumentation: on            or off, and then nothing more
-      executed-bbs: 31374            blocks run since the last dump/zero
+      executed-bbs: 31374            blocks run so far (while collecting)
       executed-calls: 1267           calls made since then
       distinct-bbs: 2554             blocks seen
       distinct-calls: 403            call arcs
@@ -91,10 +91,9 @@ static void print_events(const ULong *ev)
 
 static void print_status_internal(void)
 {
-   ULong ev[CP_MAX_EV], executed = 0, calls = 0;
+   ULong ev[CP_MAX_EV], calls = 0;
    UInt blocks = 0, arcs, contexts;
    CP_Block *b;
-   CP_Foreign *f;
    ThreadId tid;
    UInt i, n;
    Int k;
@@ -103,16 +102,11 @@ static void print_status_internal(void)
                                                                 : "off");
    if (!CP_(instrumenting))
       return;
-   /* A block's first run is run each time the block is. */
-   for (b = CP_(first_block)(); b; b = CP_(next_block)()) {
+   for (b = CP_(first_block)(); b; b = CP_(next_block)())
       blocks++;
-      executed += b->count[0];
-      for (f = b->foreign; f; f = f->next)
-         executed += f->count[0];
-   }
    CP_(arc_counts)(&arcs, &calls);
    (void)CP_(all_ctxs)(&contexts);
-   VG_(gdb_printf)("executed-bbs: %llu\n", executed);
+   VG_(gdb_printf)("executed-bbs: %llu\n", CP_(blocks_run)());
    VG_(gdb_printf)("executed-calls: %llu\n", calls);
    VG_(gdb_printf)("distinct-bbs: %u\n", blocks);
    VG_(gdb_printf)("distinct-calls: %u\n", arcs);

@@ -55,6 +55,7 @@ extern double      HS_(clo_peak_inaccuracy);
 extern HS_TimeUnit HS_(clo_time_unit);
 extern Int         HS_(clo_detailed_freq);
 extern Int         HS_(clo_max_snapshots);
+extern UInt        HS_(clo_dump_every);     /* seconds; 0: never */
 extern const HChar *HS_(clo_out_file);
 extern XArray     *HS_(clo_alloc_fns);     /* of const HChar* */
 extern XArray     *HS_(clo_ignore_fns);    /* of const HChar* */
@@ -135,6 +136,8 @@ void     HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra,
 
 extern SizeT HS_(stacks_B);            /* all threads, now */
 void HS_(stacks_post_clo_init)(void);
+/* With --stacks=yes: thread TID is about to run client code. */
+void HS_(stacks_start_client_code)(ThreadId tid);
 /* Writes the companion file: each thread's high-water mark and the
    call stack there, one detailed snapshot per thread. */
 void HS_(stacks_write_peaks)(const HChar *main_path);

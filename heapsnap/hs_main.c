@@ -50,6 +50,7 @@ double       HS_(clo_peak_inaccuracy) = 1.0;
 HS_TimeUnit  HS_(clo_time_unit)       = HS_TimeI;
 Int          HS_(clo_detailed_freq)   = 10;
 Int          HS_(clo_max_snapshots)   = 100;
+UInt         HS_(clo_dump_every)      = 0;
 const HChar *HS_(clo_out_file)        = "heapsnap.out.%p";
 static const HChar *out_option        = "--heapsnap-out-file"; /* as given */
 XArray      *HS_(clo_alloc_fns);
@@ -102,6 +103,8 @@ static Bool hs_process_cmd_line_option(const HChar *arg)
       HS_(clo_detailed_freq) = (Int)clo_long(arg, v, 1, 1000000);
    else if (clo_match(arg, "--max-snapshots", &v))
       HS_(clo_max_snapshots) = (Int)clo_long(arg, v, 10, 1000);
+   else if (clo_match(arg, "--dump-every", &v))
+      HS_(clo_dump_every) = (UInt)clo_long(arg, v, 0, 1000000);
    else if (clo_match(arg, "--heapsnap-out-file", &v) ||
             clo_match(arg, "--massif-out-file", &v)) {
       const HChar *err = pw_template_check(v);
@@ -135,6 +138,8 @@ static void hs_print_usage(void)
 "                              or heap bytes alloc'd/dealloc'd [i]\n"
 "    --detailed-freq=<N>       every Nth snapshot should be detailed [10]\n"
 "    --max-snapshots=<N>       maximum number of snapshots recorded [100]\n"
+"    --dump-every=<seconds>    also write the file every <seconds> of run\n"
+"                              time, whole each time [0=never]\n"
 "    --heapsnap-out-file=<file> output file name [heapsnap.out.%%p]\n"
 "                              (%%p pid, %%n sequence, %%q{VAR} env var);\n"
 "                              --massif-out-file is the same option\n",
@@ -293,6 +298,25 @@ static void hs_post_clo_init(void)
    HS_(fast_post_clo_init)();  /* the last allocation here (hs_fast.c) */
 }
 
+/* The core gives a thread the CPU: --stacks=yes follows the running
+   thread, and --dump-every writes the whole file again when its time
+   has come (the file as it would be at exit, so that a service killed
+   with SIGKILL leaves its last complete profile). */
+static void hs_start_client_code(ThreadId tid, ULong blocks_done)
+{
+   static UInt last_ms;
+   UInt now;
+   if (HS_(clo_stacks))
+      HS_(stacks_start_client_code)(tid);
+   if (HS_(clo_dump_every) == 0)
+      return;
+   now = VG_(read_millisecond_timer)();
+   if (now - last_ms < HS_(clo_dump_every) * 1000)
+      return;
+   last_ms = now;
+   HS_(snap_write)(HS_(clo_out_file), HS_WriteAll);
+}
+
 static void hs_fini(Int exitcode)
 {
    /* The file ends with the last snapshot taken, as Massif's; the clock
@@ -334,6 +358,7 @@ static void hs_pre_clo_init(void)
    VG_(needs_command_line_options)(hs_process_cmd_line_option,
                                    hs_print_usage, hs_print_debug_usage);
    VG_(needs_client_requests)(hs_handle_client_request);
+   VG_(track_start_client_code)(hs_start_client_code);
 
    HS_(clo_alloc_fns) = VG_(newXA)(VG_(malloc), "hs.main.alloc_fns",
                                    VG_(free), sizeof(HChar *));

@@ -191,7 +191,7 @@ static void die_stack_signal(Addr a, SizeT len)
 /*--- Threads                                              ---*/
 /*------------------------------------------------------------*/
 
-static void start_client_code(ThreadId tid, ULong blocks_done)
+void HS_(stacks_start_client_code)(ThreadId tid)
 {
    running_tid = tid;
    running = &threads[tid];
@@ -266,7 +266,6 @@ void HS_(stacks_post_clo_init)(void)
    VG_(track_die_mem_stack)    (die_stack);
    VG_(track_new_mem_stack_signal)(new_stack_signal);
    VG_(track_die_mem_stack_signal)(die_stack_signal);
-   VG_(track_start_client_code)(start_client_code);
    VG_(track_pre_thread_ll_exit)(thread_exit);
    VG_(track_pre_thread_ll_create)(thread_create);
 }

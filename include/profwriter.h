@@ -178,6 +178,8 @@ typedef struct PW_CgHeader {
    int          pid;
    const char  *cmd;            /* the command line */
    int          part;           /* 1, 2, ... */
+   int          thread;         /* "thread: N" (--separate-threads); 0:
+                                   none */
    const char *const *desc;     /* "I1 cache: ..." lines, without "desc: " */
    unsigned     n_desc;
    int          pos_instr;      /* positions: instr */

@@ -156,6 +156,9 @@ struct PW_Cg {
    unsigned  call_ob;    /* object a cob= line named since the last cost
                             line; 0 = none */
    PW_CgPos  last;       /* previous cost line; a 0 column is absolute */
+   unsigned char *file_full;  /* by file id: a cost line of the file
+                                 written with every column (put_costs) */
+   unsigned  file_full_cap;
 };
 
 /* Intern NAME ("???" for NULL); its id, or 0 when out of memory (then
@@ -222,20 +225,62 @@ static void put_name(PW_Cg *w, const char *key, CgName *e)
    pw_putc(s, '\n');
 }
 
-/* " 0 12 0" -- costs, space-separated, every event written.  Callgrind
-   leaves trailing zeros off (mappingcost_as_string), which the format
-   allows; but callgrind_annotate, annotating a source file whose lines
-   never reach the last events, then warns "Use of uninitialized value"
-   (it does so on Callgrind's own cache-simulation files).  Written with a
-   leading space (they follow a position or a key). */
-static void put_costs(PW_Sink *s, const pw_u64 *c, unsigned n)
-{
-   unsigned i;
+/* " 0 12" -- costs, space-separated, trailing zeros left off as
+   Callgrind leaves them (mappingcost_as_string: with cache simulation
+   most lines end in zeros, and a file with them all written is half as
+   big again), the first always written ("summary: 0"); with ALL every
+   column.  Written with a leading space (they follow a position or a
+   key).
 
-   for (i = 0; i < n || i == 0; i++) {
+   callgrind_annotate, annotating a source file, sums the costs of the
+   lines it prints, and warns ("Use of uninitialized value ... line
+   1284") for each event that no printed line reaches, as it does on
+   Callgrind's own cache-simulation files.  It prints every line of an
+   annotated file that has a cost, so pw_cg_cost writes the first cost
+   line (at a line > 0) of each source file with every column: a few
+   zeros per file, no warning. */
+static void put_costs_n(PW_Sink *s, const pw_u64 *c, unsigned n, int all)
+{
+   unsigned i, shown = all && n > 0 ? n : 1;
+
+   for (i = 1; !all && c != NULL && i < n; i++)
+      if (c[i] != 0)
+         shown = i + 1;
+   for (i = 0; i < shown; i++) {
       pw_putc(s, ' ');
       pw_put_u64(s, i < n && c != NULL ? c[i] : 0);
    }
+}
+
+static void put_costs(PW_Sink *s, const pw_u64 *c, unsigned n)
+{
+   put_costs_n(s, c, n, 0);
+}
+
+/* Whether a cost line at POS in the current source file is to have every
+   column (above): the file's first at a line > 0.  Marks it. */
+static int first_of_file(PW_Cg *w, PW_CgPos pos)
+{
+   unsigned id = w->cur_fi;
+   if (!w->pos_line || pos.line == 0 || w->n_events < 2)
+      return 0;
+   if (id >= w->file_full_cap) {
+      unsigned cap = w->file_full_cap ? w->file_full_cap : 64, old;
+      unsigned char *p;
+      while (cap <= id)
+         cap *= 2;
+      p = PW_REALLOC("pw.cg.file_full", w->file_full, cap);
+      if (p == NULL)
+         return 0;                /* only the warning is at stake */
+      old = w->file_full_cap;
+      PW_MEMSET(p + old, 0, cap - old);
+      w->file_full = p;
+      w->file_full_cap = cap;
+   }
+   if (w->file_full[id])
+      return 0;
+   w->file_full[id] = 1;
+   return 1;
 }
 
 /* One position column: "+N", "-N" or "*" relative to PREV when allowed
@@ -296,6 +341,7 @@ static void put_pos(PW_Cg *w, PW_CgPos p, int absolute)
    cmd: CMD
    (blank)
    part: N
+   thread: T            with --separate-threads=yes, as Callgrind
    (blank)
    desc: ...            one per DESC line
    (blank)
@@ -349,6 +395,10 @@ PW_Cg *pw_cg_begin(PW_Sink *s, const PW_CgHeader *h)
    }
    pw_put(s, "\npart: ");
    pw_printf(s, "%d", h->part);
+   if (h->thread > 0) {
+      pw_put(s, "\nthread: ");
+      pw_printf(s, "%d", h->thread);
+   }
    pw_put(s, "\n\n");
    for (i = 0; i < h->n_desc; i++) {
       pw_put(s, "desc: ");
@@ -389,6 +439,7 @@ int pw_cg_end(PW_Cg *w)
    table_free(&w->files);
    table_free(&w->fns);
    PW_FREE(w->totals);
+   PW_FREE(w->file_full);
    PW_FREE(w);
    return err;
 }
@@ -467,7 +518,7 @@ void pw_cg_cost(PW_Cg *w, PW_CgPos pos, const pw_u64 *costs)
    if (w->s->error != 0)
       return;
    put_pos(w, pos, 0);
-   put_costs(w->s, costs, w->n_events);
+   put_costs_n(w->s, costs, w->n_events, first_of_file(w, pos));
    pw_putc(w->s, '\n');
    w->last = pos;
    w->call_ob = 0;

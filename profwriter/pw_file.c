@@ -11,7 +11,13 @@
 
    and renamed onto PATH only once everything has been written and the
    file closed.  Same directory, so the rename is atomic: a reader sees
-   the old file, the new one, or none, never half of one.  A disk that
+   the old file, the new one, or none, never half of one.  Where the
+   kernel and the file system allow (O_TMPFILE), the file is written
+   without a name at all and given the temporary name only when complete,
+   just before the rename: a process killed while writing (SIGKILL, a
+   crash of the tool) leaves no .part file behind.  A .part file left by
+   a process killed between the two steps is replaced by the next write
+   of the same target.  A disk that
    fills up, a quota, a directory that vanished: the temporary file is
    removed, the target is left alone, and the user gets exactly one line
 
@@ -36,6 +42,7 @@ struct PW_File {
    int      fd;
    char    *path;      /* the target */
    char    *tmp;       /* DIR/.BASE.part; NULL: written directly */
+   int      anon;      /* written unnamed, named tmp at the commit */
    char    *tool;      /* for messages */
    char    *buf;       /* the sink's buffer */
 };
@@ -148,7 +155,28 @@ PW_File *pw_file_open(const char *path, const char *tool, int mode)
       return NULL;
    }
 
-   fd = pw_sys_open_write(f->tmp ? f->tmp : f->path, mode);
+   fd = -1;
+   if (f->tmp != NULL) {
+      /* The directory of PATH: TMP up to its last '/' (".BASE.part"). */
+      size_t d = PW_STRLEN(f->tmp);
+      char *dir;
+      while (d > 0 && f->tmp[d - 1] != '/')
+         d--;
+      dir = PW_MALLOC("pw.file.open.5", d + 2);
+      if (dir != NULL) {
+         if (d == 0)
+            PW_MEMCPY(dir, ".", 2);
+         else {
+            PW_MEMCPY(dir, f->tmp, d);
+            dir[d] = '\0';
+         }
+         fd = pw_sys_open_anon(dir, mode);
+         PW_FREE(dir);
+      }
+      f->anon = fd >= 0;
+   }
+   if (fd < 0)
+      fd = pw_sys_open_write(f->tmp ? f->tmp : f->path, mode);
    if (fd < 0) {
       report(tool, path, -fd);
       file_free(f);
@@ -171,9 +199,20 @@ const char *pw_file_path(const PW_File *f)
 
 int pw_file_commit(PW_File *f)
 {
-   int err, r;
+   int err, r, named = !f->anon;   /* the temporary file has its name */
 
    err = pw_flush(&f->sink);
+   if (err == 0 && f->anon) {
+      r = pw_sys_link_fd(f->fd, f->tmp);
+      if (r == -PW_EEXIST) {            /* a dead process's, see above */
+         pw_sys_unlink(f->tmp);
+         r = pw_sys_link_fd(f->fd, f->tmp);
+      }
+      if (r < 0)
+         err = -r;
+      else
+         named = 1;
+   }
    r = pw_sys_close(f->fd);
    f->fd = -1;
    if (err == 0 && r < 0)
@@ -184,7 +223,7 @@ int pw_file_commit(PW_File *f)
          err = -r;
    }
    if (err != 0) {
-      if (f->tmp != NULL)
+      if (f->tmp != NULL && named)
          pw_sys_unlink(f->tmp);
       report(f->tool, f->path, err);
    }
@@ -198,7 +237,7 @@ void pw_file_abandon(PW_File *f)
       return;
    if (f->fd >= 0)
       pw_sys_close(f->fd);
-   if (f->tmp != NULL)
+   if (f->tmp != NULL && !f->anon)
       pw_sys_unlink(f->tmp);
    file_free(f);
 }

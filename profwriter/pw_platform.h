@@ -76,6 +76,28 @@ static inline int pw_sys_rename(const char *from, const char *to)
    return rename(from, to) < 0 ? -errno : 0;
 }
 static inline void pw_sys_unlink(const char *path) { (void)unlink(path); }
+/* An unnamed file in directory DIR (O_TMPFILE): a process killed while
+   writing it leaves nothing behind.  -errno where the kernel or the
+   file system cannot (then a named temporary file is used). */
+static inline int pw_sys_open_anon(const char *dir, int mode)
+{
+#ifdef O_TMPFILE
+   int fd = open(dir, O_TMPFILE | O_WRONLY, (mode_t)mode);
+   return fd < 0 ? -errno : fd;
+#else
+   (void)dir; (void)mode;
+   return -EOPNOTSUPP;
+#endif
+}
+/* Give the unnamed file open as FD the name TO (linkat through
+   /proc/self/fd, which needs no privilege). */
+static inline int pw_sys_link_fd(int fd, const char *to)
+{
+   char p[64];
+   snprintf(p, sizeof p, "/proc/self/fd/%d", fd);
+   return linkat(AT_FDCWD, p, AT_FDCWD, to, AT_SYMLINK_FOLLOW) < 0 ? -errno
+                                                                   : 0;
+}
 /* 1 if PATH exists and is neither a regular file nor a directory (a
    device such as /dev/null or /dev/stdout, a fifo). */
 static inline int pw_sys_is_special(const char *path)
@@ -96,6 +118,7 @@ void pw_message(const char *line);
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 
 #define PW_MALLOC(cc, n)      VG_(malloc)((cc), (n))
 #define PW_REALLOC(cc, p, n)  VG_(realloc)((cc), (p), (n))
@@ -165,6 +188,27 @@ static inline int pw_sys_rename(const char *from, const char *to)
    return -VKI_EACCES;
 }
 static inline void pw_sys_unlink(const char *path) { (void)VG_(unlink)(path); }
+/* As on the host (O_TMPFILE is __O_TMPFILE | O_DIRECTORY, the same on
+   every Linux platform the tools build for: tool_platform.h). */
+static inline int pw_sys_open_anon(const char *dir, int mode)
+{
+   SysRes r = VG_(open)(dir, VKI_O_WRONLY | 020000000 | 0200000, mode);
+   return sr_isError(r) ? -(int)sr_Err(r) : (int)sr_Res(r);
+}
+/* The core's system call, not in the tool headers (pub_core_syscall.h);
+   the tool libraries have no linkat. */
+extern SysRes VG_(do_syscall)(UWord sysno, RegWord, RegWord, RegWord,
+                              RegWord, RegWord, RegWord, RegWord, RegWord);
+static inline int pw_sys_link_fd(int fd, const char *to)
+{
+   HChar p[64];
+   SysRes r;
+   VG_(sprintf)(p, "/proc/self/fd/%d", fd);
+   r = VG_(do_syscall)(__NR_linkat, (RegWord)VKI_AT_FDCWD, (RegWord)p,
+                       (RegWord)VKI_AT_FDCWD, (RegWord)to,
+                       0x400 /* AT_SYMLINK_FOLLOW */, 0, 0, 0);
+   return sr_isError(r) ? -(int)sr_Err(r) : 0;
+}
 static inline int pw_sys_is_special(const char *path)
 {
    struct vg_stat st;
