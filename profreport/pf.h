@@ -1,0 +1,87 @@
+/* pf.h: what profreport's files share.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   profreport is split by job:
+     profreport.c  the command line: read the files (include/profreader.h),
+                   build one frame tree, write the report whole or not at
+                   all;
+     pf_tree.c     the frame tree (a flame graph's model) and how each
+                   kind of input becomes one: folded stacks exactly, a
+                   call graph by estimate, a heap tree at its peak;
+     pf_svg.c      the flame graph, an interactive SVG, written with
+                   libxml2's xmlTextWriter (alone, or inside the page);
+     pf_html.c     the page: title, totals, the flame graph, the table of
+                   the top frames.
+
+   Names shared between the files start with pf_/PF_. */
+
+#ifndef PF_H
+#define PF_H
+
+#include <libxml/xmlwriter.h>
+
+#include "profreader.h"
+
+/* A frame of the flame graph: a name on one path from the root.  TOTAL
+   is the cost of the path (the frame's width), SELF the part not in any
+   child. */
+typedef struct PF_Node {
+   char           *name;
+   pr_u64          total, self;
+   struct PF_Node *child, *next;   /* first child; next sibling */
+   unsigned        n_children;
+   unsigned        id;             /* pre-order number, from the writer */
+} PF_Node;
+
+/* The report's model: the tree and what the page says of it. */
+typedef struct {
+   PF_Node  *root;           /* "all" */
+   char     *title;          /* the page's and the graph's title */
+   char     *unit;           /* "Ir", "bytes", "samples" */
+   int       estimated;      /* widths estimated from a call graph */
+   char     *source;         /* "callgrind", "massif", "folded" */
+   char    **cmds;           /* the profiled command lines, one a file */
+   size_t    n_cmds;
+} PF_Report;
+
+PF_Node *pf_node_new(const char *name);
+/* The child of PARENT named NAME (made if missing). */
+PF_Node *pf_child(PF_Node *parent, const char *name);
+void     pf_node_free(PF_Node *n);
+/* Children in a fixed order (by name, as flamegraph.pl sorts them), so
+   that the same input always gives the same report. */
+void     pf_sort(PF_Node *n);
+
+/* Add each kind of input to the tree under ROOT, in UNIT (0: fine).
+   Folded stacks are exact.  A call graph gives an estimate: from each
+   function nobody calls, a function's inclusive cost is split among its
+   callees as its arcs' inclusive costs are, and a call back into a
+   function already on the path ends the path there (its cost stays in
+   the caller's self).  A heap profile gives the tree of its peak
+   snapshot (the peak, else the largest detailed one); SNAP gets its
+   number, or -1 if the file has no tree. */
+void pf_add_folded(PF_Node *root, const PR_Folded *f);
+int  pf_add_callgrind(PF_Node *root, const PR_Callgrind *p, int event);
+void pf_add_massif(PF_Node *root, const PR_Massif *m, long *snap);
+
+/* The flame graph of R, WIDTH pixels wide, frames narrower than MINWIDTH
+   pixels left out (their cost stays in their parent), into W: a whole
+   SVG document when STANDALONE, else the <svg> element of a page. */
+int pf_write_svg(xmlTextWriterPtr w, const PF_Report *r, double width,
+                 double minwidth, int standalone);
+/* The page of R. */
+int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
+                  double minwidth);
+
+/* NAME as valid UTF-8 without control characters ('?' for a byte that
+   is neither), into BUF: what the writers give xmlTextWriter, so that
+   every report is well-formed whatever the names. */
+const char *pf_clean(const char *name, char *buf, size_t size);
+/* The colour of a frame named NAME, "rgb(r,g,b)", the same for the same
+   name in every report (a hash of the name, in flamegraph.pl's warm
+   range). */
+void pf_colour(const char *name, char *buf, size_t size);
+
+#endif /* PF_H */

@@ -1,0 +1,229 @@
+/* pf_html.c: the report page.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   One self-contained file, well-formed XML that browsers read as HTML:
+
+      <!DOCTYPE html>
+      <html xmlns="http://www.w3.org/1999/xhtml"> <head> title, style
+      <body>
+        <h1>TITLE</h1>
+        <p class="about">what was read, the command lines, the total,
+          and whether the widths are an estimate</p>
+        <div class="flame"> the flame graph's <svg> (pf_svg.c) </div>
+        <h2>Top frames</h2>
+        <table class="top"> the 50 names with the most self cost: self
+          and total (a name's total counts each path once, however often
+          the name recurs on it), with their shares of the whole </table>
+
+   Every text goes through xmlTextWriter, which escapes it. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pf.h"
+
+#define TOP_ROWS 50
+
+typedef struct {
+   const char *name;
+   pr_u64      self, total;
+} Row;
+
+typedef struct {
+   Row    *rows;
+   size_t  n, cap;
+   size_t *slot;       /* open addressing: index + 1 into rows; 0 free */
+   size_t  n_slots;    /* a power of two, at least twice n */
+} Rows;
+
+static size_t hash(const char *s)
+{
+   size_t h = 14695981039346656037UL;
+   while (*s) {
+      h ^= (unsigned char)*s++;
+      h *= 1099511628211UL;
+   }
+   return h;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+   p = realloc(p, n);
+   if (p == NULL) {
+      perror("profreport");
+      exit(1);
+   }
+   return p;
+}
+
+static Row *row_of(Rows *t, const char *name)
+{
+   size_t i;
+   if (2 * (t->n + 1) > t->n_slots) {            /* grow and rehash */
+      size_t k, n = t->n_slots ? 2 * t->n_slots : 256;
+      t->slot = xrealloc(t->slot, n * sizeof *t->slot);
+      memset(t->slot, 0, n * sizeof *t->slot);
+      t->n_slots = n;
+      for (k = 0; k < t->n; k++) {
+         i = hash(t->rows[k].name) & (n - 1);
+         while (t->slot[i])
+            i = (i + 1) & (n - 1);
+         t->slot[i] = k + 1;
+      }
+   }
+   for (i = hash(name) & (t->n_slots - 1); t->slot[i];
+        i = (i + 1) & (t->n_slots - 1))
+      if (strcmp(t->rows[t->slot[i] - 1].name, name) == 0)
+         return &t->rows[t->slot[i] - 1];
+   if (t->n == t->cap) {
+      t->cap = t->cap ? 2 * t->cap : 64;
+      t->rows = xrealloc(t->rows, t->cap * sizeof *t->rows);
+   }
+   t->slot[i] = t->n + 1;
+   t->rows[t->n].name = name;
+   t->rows[t->n].self = t->rows[t->n].total = 0;
+   return &t->rows[t->n++];
+}
+
+static void gather(Rows *t, const PF_Node *n, const PF_Node **path,
+                   unsigned depth)
+{
+   const PF_Node *c;
+   unsigned k;
+   Row *r = row_of(t, n->name);
+   r->self += n->self;
+   for (k = 0; k < depth; k++)
+      if (strcmp(path[k]->name, n->name) == 0)
+         break;
+   if (k == depth)
+      r->total += n->total;            /* the outermost on this path */
+   if (depth < 1024)
+      path[depth] = n;
+   for (c = n->child; c; c = c->next)
+      gather(t, c, path, depth < 1024 ? depth + 1 : depth);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+   const Row *x = a, *y = b;
+   if (x->self != y->self)
+      return x->self > y->self ? -1 : 1;
+   return strcmp(x->name, y->name);
+}
+
+/* An element with text. */
+static int el(xmlTextWriterPtr w, const char *name, const char *cls,
+              const char *text)
+{
+   int rc = xmlTextWriterStartElement(w, BAD_CAST name) < 0;
+   if (cls)
+      rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST cls) < 0;
+   rc |= xmlTextWriterWriteString(w, BAD_CAST text) < 0;
+   rc |= xmlTextWriterEndElement(w) < 0;
+   return rc;
+}
+
+static void money(pr_u64 v, char *buf, size_t size)
+{
+   char d[32];
+   int n = snprintf(d, sizeof d, "%llu", v), i, o = 0;
+   for (i = 0; i < n && (size_t)o + 2 < size; i++) {
+      if (i > 0 && (n - i) % 3 == 0)
+         buf[o++] = ',';
+      buf[o++] = d[i];
+   }
+   buf[o] = '\0';
+}
+
+int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
+                  double minwidth)
+{
+   Rows t = { NULL, 0, 0, NULL, 0 };
+   const PF_Node *path[1024];
+   char buf[8192], a[40];
+   const PF_Node *c;
+   size_t i;
+   int rc = 0;
+
+   rc |= xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0;
+   rc |= xmlTextWriterWriteDTD(w, BAD_CAST "html", NULL, NULL, NULL) < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "html") < 0;
+   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "xmlns",
+                                     BAD_CAST "http://www.w3.org/1999/xhtml") < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "head") < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "meta") < 0;
+   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "charset", BAD_CAST "utf-8") < 0;
+   rc |= xmlTextWriterEndElement(w) < 0;
+   rc |= el(w, "title", NULL, pf_clean(r->title, buf, sizeof buf));
+   rc |= el(w, "style", NULL,
+            "body { font-family: Verdana, sans-serif; margin: 1em 2em; "
+            "color: #222; }\n"
+            "h1 { font-size: 1.4em; } h2 { font-size: 1.15em; }\n"
+            "p.about { color: #555; }\n"
+            "table.top { border-collapse: collapse; font-size: 0.9em; }\n"
+            "table.top td, table.top th { padding: 2px 10px; "
+            "border-bottom: 1px solid #ddd; }\n"
+            "table.top td.n { text-align: right; "
+            "font-variant-numeric: tabular-nums; }\n");
+   rc |= xmlTextWriterEndElement(w) < 0;            /* head */
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "body") < 0;
+   rc |= el(w, "h1", NULL, pf_clean(r->title, buf, sizeof buf));
+
+   money(r->root->total, a, sizeof a);
+   snprintf(buf, sizeof buf, "From %s. Total: %s %s.%s", r->source, a,
+            r->unit, r->estimated ? " The flame graph's widths are "
+            "estimated from the call graph: the file has no exact call "
+            "paths." : "");
+   rc |= el(w, "p", "about", buf);
+   for (i = 0; i < r->n_cmds; i++) {
+      char cmd[4096];
+      snprintf(buf, sizeof buf, "Command: %s",
+               pf_clean(r->cmds[i], cmd, sizeof cmd));
+      rc |= el(w, "p", "about", buf);
+   }
+
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "div") < 0;
+   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "flame") < 0;
+   rc |= pf_write_svg(w, r, width, minwidth, 0) != 0;
+   rc |= xmlTextWriterEndElement(w) < 0;
+
+   rc |= el(w, "h2", NULL, "Top frames");
+   for (c = r->root->child; c; c = c->next)
+      gather(&t, c, path, 0);
+   qsort(t.rows, t.n, sizeof *t.rows, cmp_row);
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "table") < 0;
+   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "top") < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "tr") < 0;
+   rc |= el(w, "th", NULL, "name");
+   snprintf(buf, sizeof buf, "self (%s)", r->unit);
+   rc |= el(w, "th", NULL, buf);
+   rc |= el(w, "th", NULL, "self %");
+   snprintf(buf, sizeof buf, "total (%s)", r->unit);
+   rc |= el(w, "th", NULL, buf);
+   rc |= el(w, "th", NULL, "total %");
+   rc |= xmlTextWriterEndElement(w) < 0;
+   for (i = 0; i < t.n && i < TOP_ROWS; i++) {
+      double all = r->root->total ? (double)r->root->total : 1;
+      rc |= xmlTextWriterStartElement(w, BAD_CAST "tr") < 0;
+      rc |= el(w, "td", NULL, pf_clean(t.rows[i].name, buf, sizeof buf));
+      money(t.rows[i].self, a, sizeof a);
+      rc |= el(w, "td", "n", a);
+      snprintf(buf, sizeof buf, "%.2f", 100.0 * t.rows[i].self / all);
+      rc |= el(w, "td", "n", buf);
+      money(t.rows[i].total, a, sizeof a);
+      rc |= el(w, "td", "n", a);
+      snprintf(buf, sizeof buf, "%.2f", 100.0 * t.rows[i].total / all);
+      rc |= el(w, "td", "n", buf);
+      rc |= xmlTextWriterEndElement(w) < 0;
+   }
+   rc |= xmlTextWriterEndElement(w) < 0;            /* table */
+   rc |= xmlTextWriterEndElement(w) < 0;            /* body */
+   rc |= xmlTextWriterEndElement(w) < 0;            /* html */
+   rc |= xmlTextWriterEndDocument(w) < 0;
+   free(t.rows);
+   free(t.slot);
+   return rc ? -1 : 0;
+}

@@ -1,0 +1,265 @@
+/* profreport: a self-contained HTML or SVG report of profiles.
+
+   Copyright (C) 2026 The heapsnap/callprof developers.
+   SPDX-License-Identifier: GPL-2.0-or-later
+
+   Usage: profreport [options] FILE... -o OUT.html|OUT.svg
+
+   Reads each FILE, its kind found from its content (include/
+   profreader.h): a Callgrind-format file (callprof's, Callgrind's, an
+   xtree memory file), a Massif-format file (heapsnap's, Massif's) or
+   folded stacks (callprof's --folded-out-file, FlameGraph's
+   stackcollapse-* output).  Files of one kind are added up (the dumps
+   of one run, its threads); kinds are not mixed.  Writes, by the
+   output's extension, a page (.html: the flame graph and a table of the
+   top frames, pf_html.c) or the flame graph alone (.svg, pf_svg.c),
+   built as pf_tree.c says: exact from folded stacks and heap trees,
+   estimated from a call graph.
+
+      -o FILE            the report (required)
+      --event=EV         of a Callgrind-format file, the event (default:
+                         its first, Ir for callprof and Callgrind)
+      --title=TEXT       the title (default: from the input)
+      --width=PIXELS     the flame graph's width (default 1200)
+      --minwidth=PIXELS  frames narrower are left out (default 0.1)
+      -h, --help
+
+   The report is written under a temporary name beside OUT and renamed
+   when complete: no one ever opens half a report.  A bad option: one
+   line naming it and what is allowed, exit 2.  A file that cannot be
+   read or is not a profile, an unknown event, an output that cannot be
+   written: one line naming the file (and the line, where the reader
+   says it), exit 1. */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/xmlwriter.h>
+
+#include "pf.h"
+
+static void usage_error(const char *what)
+{
+   fprintf(stderr, "profreport: %s (expected FILE... -o OUT.html|OUT.svg "
+           "[--event=EV] [--title=TEXT] [--width=PIXELS] "
+           "[--minwidth=PIXELS])\n", what);
+   exit(2);
+}
+
+static void help(void)
+{
+   printf("usage: profreport [options] FILE... -o OUT.html|OUT.svg\n"
+          "\n"
+          "A self-contained report of profiles: Callgrind-format files\n"
+          "(callprof, Callgrind, xtree memory), Massif-format files\n"
+          "(heapsnap, Massif) or folded stacks; files of one kind are\n"
+          "added up.  OUT.html: the flame graph and the top frames;\n"
+          "OUT.svg: the flame graph alone (click to zoom, Search).\n"
+          "\n"
+          "  -o FILE            the report (.html or .svg)\n"
+          "  --event=EV         the event of a Callgrind-format file [its first]\n"
+          "  --title=TEXT       the title [from the input]\n"
+          "  --width=PIXELS     the flame graph's width [1200]\n"
+          "  --minwidth=PIXELS  leave out frames narrower than this [0.1]\n"
+          "  -h, --help         this text\n");
+   exit(0);
+}
+
+static double number(const char *opt, const char *v, double lo, double hi)
+{
+   char *end, what[300];
+   double d = strtod(v, &end);
+   if (end == v || *end != '\0' || d < lo || d > hi) {
+      snprintf(what, sizeof what, "%.100s=%.100s: expected a number from "
+               "%g to %g", opt, v, lo, hi);
+      usage_error(what);
+   }
+   return d;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+   size_t n = strlen(s), m = strlen(tail);
+   return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+static void fail(const char *msg)
+{
+   fprintf(stderr, "profreport: %s\n", msg);
+   exit(1);
+}
+
+static void add_cmd(PF_Report *r, const char *cmd)
+{
+   if (cmd == NULL || cmd[0] == '\0')
+      return;
+   r->cmds = realloc(r->cmds, (r->n_cmds + 1) * sizeof *r->cmds);
+   if (r->cmds == NULL)
+      fail(strerror(errno));
+   r->cmds[r->n_cmds++] = strdup(cmd);
+}
+
+int main(int argc, char **argv)
+{
+   const char *out = NULL, *event = NULL, *title = NULL;
+   const char **files = calloc((size_t)argc, sizeof *files);
+   double width = 1200, minwidth = 0.1;
+   int n_files = 0, i, html;
+   PR_Format kind = PR_UNKNOWN;
+   PF_Report r;
+   char msg[1200], tmp[4096], event_name[256] = "";
+   xmlTextWriterPtr w;
+
+   if (files == NULL)
+      fail(strerror(errno));
+   for (i = 1; i < argc; i++) {
+      const char *a = argv[i];
+      if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+         help();
+      else if (!strcmp(a, "-o")) {
+         if (i + 1 == argc)
+            usage_error("-o needs a file");
+         out = argv[++i];
+      } else if (!strncmp(a, "-o", 2) && a[2])
+         out = a + 2;
+      else if (!strncmp(a, "--event=", 8))
+         event = a + 8;
+      else if (!strncmp(a, "--title=", 8))
+         title = a + 8;
+      else if (!strncmp(a, "--width=", 8))
+         width = number("--width", a + 8, 100, 100000);
+      else if (!strncmp(a, "--minwidth=", 11))
+         minwidth = number("--minwidth", a + 11, 0, 1000);
+      else if (a[0] == '-' && a[1] != '\0') {
+         snprintf(msg, sizeof msg, "unknown option '%.200s'", a);
+         usage_error(msg);
+      } else
+         files[n_files++] = a;
+   }
+   if (out == NULL)
+      usage_error("no output: -o OUT.html or -o OUT.svg");
+   html = ends_with(out, ".html") || ends_with(out, ".htm");
+   if (!html && !ends_with(out, ".svg"))
+      usage_error("the output must end in .html or .svg");
+   if (n_files == 0)
+      usage_error("no profile to read");
+
+   memset(&r, 0, sizeof r);
+   r.root = pf_node_new("all");
+   for (i = 0; i < n_files; i++) {
+      PR_Error err = { 0, "" };
+      size_t len;
+      char *data = pr_slurp(files[i], &len, &err);
+      PR_Format k;
+      if (data == NULL)
+         fail(err.text);
+      k = pr_detect(data, len);
+      if (k == PR_UNKNOWN) {
+         snprintf(msg, sizeof msg, "%.1000s: not a Callgrind, Massif or "
+                  "folded-stacks file", files[i]);
+         fail(msg);
+      }
+      if (kind != PR_UNKNOWN && k != kind) {
+         snprintf(msg, sizeof msg, "%.1000s: a different kind of profile "
+                  "from %.100s", files[i], files[0]);
+         fail(msg);
+      }
+      kind = k;
+      if (k == PR_FOLDED) {
+         PR_Folded *f = pr_fold_parse(data, len, files[i], &err);
+         if (f == NULL)
+            fail(err.text);
+         pf_add_folded(r.root, f);
+         pr_fold_free(f);
+         r.source = "folded stacks";
+         r.unit = "samples";
+      } else if (k == PR_CALLGRIND) {
+         PR_Callgrind *p = pr_cg_parse(data, len, files[i], &err);
+         int ev;
+         if (p == NULL)
+            fail(err.text);
+         ev = event ? pr_cg_event(p, event) : (p->n_events > 0 ? 0 : -1);
+         if (ev < 0) {
+            snprintf(msg, sizeof msg, "%.1000s: no event %.100s in the "
+                     "file", files[i], event ? event : "at all");
+            fail(msg);
+         }
+         snprintf(event_name, sizeof event_name, "%s", p->events[ev]);
+         pf_add_callgrind(r.root, p, ev);
+         add_cmd(&r, p->cmd);
+         pr_cg_free(p);
+         r.source = "a call graph (Callgrind format)";
+         r.unit = event_name;
+         r.estimated = 1;
+      } else {
+         PR_Massif *m = pr_ms_parse(data, len, files[i], &err);
+         long snap;
+         if (m == NULL)
+            fail(err.text);
+         pf_add_massif(r.root, m, &snap);
+         if (snap < 0) {
+            snprintf(msg, sizeof msg, "%.1000s: no detailed snapshot to draw",
+                     files[i]);
+            fail(msg);
+         }
+         add_cmd(&r, m->cmd);
+         pr_ms_free(m);
+         r.source = "a heap profile (Massif format), its peak snapshot";
+         r.unit = "bytes";
+      }
+      free(data);
+   }
+   pf_sort(r.root);
+   if (title)
+      r.title = strdup(title);
+   else {
+      char t[600];
+      const char *base = strrchr(files[0], '/');
+      snprintf(t, sizeof t, "%s%s", kind == PR_MASSIF ? "Heap at the peak: "
+               : kind == PR_CALLGRIND ? "Flame graph: " : "Flame graph: ",
+               base ? base + 1 : files[0]);
+      r.title = strdup(t);
+   }
+
+   /* Written beside OUT under a temporary name, renamed when whole. */
+   {
+      const char *slash = strrchr(out, '/');
+      int dir = slash ? (int)(slash - out + 1) : 0;
+      snprintf(tmp, sizeof tmp, "%.*s.%s.%d.part", dir, out,
+               slash ? slash + 1 : out, (int)getpid());
+   }
+   w = xmlNewTextWriterFilename(tmp, 0);
+   if (w == NULL) {
+      snprintf(msg, sizeof msg, "%.1000s: cannot write: %s", out,
+               strerror(errno ? errno : EACCES));
+      fail(msg);
+   }
+   xmlTextWriterSetIndent(w, 0);
+   if ((html ? pf_write_html(w, &r, width, minwidth)
+             : pf_write_svg(w, &r, width, minwidth, 1)) != 0 ||
+       xmlTextWriterFlush(w) < 0) {
+      xmlFreeTextWriter(w);
+      unlink(tmp);
+      snprintf(msg, sizeof msg, "%.1000s: cannot write it whole", out);
+      fail(msg);
+   }
+   xmlFreeTextWriter(w);
+   if (rename(tmp, out) != 0) {
+      int e = errno;
+      unlink(tmp);
+      snprintf(msg, sizeof msg, "%.1000s: cannot write: %s", out,
+               strerror(e));
+      fail(msg);
+   }
+   pf_node_free(r.root);
+   for (i = 0; i < (int)r.n_cmds; i++)
+      free(r.cmds[i]);
+   free(r.cmds);
+   free(r.title);
+   free(files);
+   return 0;
+}
