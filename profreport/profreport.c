@@ -33,6 +33,7 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,12 @@ static void fail(const char *msg)
    exit(1);
 }
 
+static void quiet(void *ctx, const char *fmt, ...)
+{
+   (void)ctx;
+   (void)fmt;
+}
+
 static void add_cmd(PF_Report *r, const char *cmd)
 {
    if (cmd == NULL || cmd[0] == '\0')
@@ -112,10 +119,14 @@ int main(int argc, char **argv)
    PR_Format kind = PR_UNKNOWN;
    PF_Report r;
    char msg[1200], tmp[4096], event_name[256] = "";
+   xmlOutputBufferPtr buf;
    xmlTextWriterPtr w;
+   int fd;
 
    if (files == NULL)
       fail(strerror(errno));
+   /* Every error is said here, in one line: none of libxml2's own. */
+   xmlSetGenericErrorFunc(NULL, quiet);
    for (i = 1; i < argc; i++) {
       const char *a = argv[i];
       if (!strcmp(a, "-h") || !strcmp(a, "--help"))
@@ -232,22 +243,38 @@ int main(int argc, char **argv)
       snprintf(tmp, sizeof tmp, "%.*s.%s.%d.part", dir, out,
                slash ? slash + 1 : out, (int)getpid());
    }
-   w = xmlNewTextWriterFilename(tmp, 0);
-   if (w == NULL) {
+   /* Opened here, not by libxml2, so that a failure is our one line
+      with its reason (libxml2 would print its own). */
+   fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+   if (fd < 0) {
       snprintf(msg, sizeof msg, "%.1000s: cannot write: %s", out,
-               strerror(errno ? errno : EACCES));
+               strerror(errno));
       fail(msg);
    }
-   xmlTextWriterSetIndent(w, 0);
+   buf = xmlOutputBufferCreateFd(fd, NULL);
+   w = buf ? xmlNewTextWriter(buf) : NULL;
+   if (w == NULL) {
+      close(fd);
+      unlink(tmp);
+      fail("out of memory");
+   }
    if ((html ? pf_write_html(w, &r, width, minwidth)
              : pf_write_svg(w, &r, width, minwidth, 1)) != 0 ||
        xmlTextWriterFlush(w) < 0) {
       xmlFreeTextWriter(w);
+      close(fd);
       unlink(tmp);
       snprintf(msg, sizeof msg, "%.1000s: cannot write it whole", out);
       fail(msg);
    }
-   xmlFreeTextWriter(w);
+   xmlFreeTextWriter(w);                 /* frees BUF, leaves FD open */
+   if (close(fd) != 0) {
+      int e = errno;
+      unlink(tmp);
+      snprintf(msg, sizeof msg, "%.1000s: cannot write: %s", out,
+               strerror(e));
+      fail(msg);
+   }
    if (rename(tmp, out) != 0) {
       int e = errno;
       unlink(tmp);
