@@ -115,6 +115,9 @@ typedef struct {
    double scale, minwidth, height;
    unsigned next_id;
    int rc;
+   /* A frame's texts, here rather than on the stack: frames recurse as
+      deep as the deepest path (thousands of frames in folded stacks). */
+   char name[4096], title[4400], shown[4096];
 } Out;
 
 /* The text a frame of WIDTH pixels shows: NAME, cut with "..". */
@@ -141,7 +144,8 @@ static void frame(Out *o, PF_Node *n, pr_u64 offset, int depth)
    xmlTextWriterPtr w = o->w;
    double x = 10 + offset * o->scale, width = n->total * o->scale;
    double y = o->height - BOTTOM - (depth + 1) * FRAME_H;
-   char name[4096], title[4400], cost[40], colour[32], shown[4096];
+   char *name = o->name, *title = o->title, *shown = o->shown;
+   char cost[40], colour[32];
    double pct = o->r->root->total ? 100.0 * n->total / o->r->root->total
                                   : 0;
    PF_Node *c;
@@ -150,12 +154,12 @@ static void frame(Out *o, PF_Node *n, pr_u64 offset, int depth)
    if (width < o->minwidth && depth > 0)
       return;
    n->id = o->next_id++;
-   pf_clean(n->name, name, sizeof name);
+   pf_clean(n->name, name, sizeof o->name);
    commas(n->total, cost, sizeof cost);
-   snprintf(title, sizeof title, "%s (%s %s, %.2f%%)", name, cost,
+   snprintf(title, sizeof o->title, "%s (%s %s, %.2f%%)", name, cost,
             o->r->unit, pct);
    pf_colour(n->name, colour, sizeof colour);
-   fit(name, width, shown, sizeof shown);
+   fit(name, width, shown, sizeof o->shown);
    o->rc |= xmlTextWriterStartElement(w, BAD_CAST "g") < 0;
    o->rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "f") < 0;
    o->rc |= xmlTextWriterWriteElement(w, BAD_CAST "title", BAD_CAST title) < 0;
@@ -293,7 +297,7 @@ static void text_el(Out *o, const char *cls, double x, double y,
 int pf_write_svg(xmlTextWriterPtr w, const PF_Report *r, double width,
                  double minwidth, int standalone)
 {
-   Out o;
+   static Out o;
    char title[4200];
    int depth = depth_of(r->root);
 
