@@ -13,7 +13,9 @@
      pf_svg.c      the flame graph, an interactive SVG, written with
                    libxml2's xmlTextWriter (alone, or inside the page);
      pf_html.c     the page: title, totals, the flame graph, the table of
-                   the top frames.
+                   the top frames;
+     pf_chart.c    a heap profile's memory over time, a stacked area
+                   chart.
 
    Names shared between the files start with pf_/PF_. */
 
@@ -35,6 +37,11 @@ typedef struct PF_Node {
    unsigned        id;             /* pre-order number, from the writer */
 } PF_Node;
 
+/* A heap profile's snapshot, for the memory-over-time chart. */
+typedef struct {
+   pr_u64 time, heap, extra, stacks;
+} PF_Point;
+
 /* The report's model: the tree and what the page says of it. */
 typedef struct {
    PF_Node  *root;           /* "all" */
@@ -44,6 +51,11 @@ typedef struct {
    char     *source;         /* "callgrind", "massif", "folded" */
    char    **cmds;           /* the profiled command lines, one a file */
    size_t    n_cmds;
+   /* A heap profile (the first file's): its snapshots in time order,
+      the peak's index, the time unit ("i", "ms", "B"). */
+   PF_Point *series;
+   size_t    n_series, peak;
+   char     *time_unit;
 } PF_Report;
 
 PF_Node *pf_node_new(const char *name);
@@ -71,6 +83,10 @@ void pf_add_massif(PF_Node *root, const PR_Massif *m, long *snap);
    SVG document when STANDALONE, else the <svg> element of a page. */
 int pf_write_svg(xmlTextWriterPtr w, const PF_Report *r, double width,
                  double minwidth, int standalone);
+/* A heap profile's memory over time, as massif-visualizer draws it:
+   heap, extra (allocator overhead) and stacks stacked over time, the
+   peak marked, a tooltip per snapshot; an <svg> element of the page. */
+int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width);
 /* The page of R. */
 int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
                   double minwidth);

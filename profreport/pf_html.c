@@ -11,6 +11,7 @@
         <h1>TITLE</h1>
         <p class="about">what was read, the command lines, the total,
           and whether the widths are an estimate</p>
+        for a heap profile, the memory over time (pf_chart.c)
         <div class="flame"> the flame graph's <svg> (pf_svg.c) </div>
         <h2>Top frames</h2>
         <table class="top"> the 50 names with the most self cost: self
@@ -185,6 +186,17 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
       rc |= el(w, "p", "about", buf);
    }
 
+   if (r->n_series > 0) {
+      rc |= el(w, "h2", NULL, "Memory over time");
+      rc |= el(w, "p", "about", "Heap (requested bytes), extra (the "
+               "allocator's overhead) and stacks, stacked; the dashed line "
+               "is the peak, whose tree the flame graph below draws.");
+      rc |= xmlTextWriterStartElement(w, BAD_CAST "div") < 0;
+      rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "chart") < 0;
+      rc |= pf_write_chart(w, r, width) != 0;
+      rc |= xmlTextWriterEndElement(w) < 0;
+      rc |= el(w, "h2", NULL, "The heap at the peak");
+   }
    rc |= xmlTextWriterStartElement(w, BAD_CAST "div") < 0;
    rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "flame") < 0;
    rc |= pf_write_svg(w, r, width, minwidth, 0) != 0;
