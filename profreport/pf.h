@@ -95,6 +95,9 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
    is neither), into BUF: what the writers give xmlTextWriter, so that
    every report is well-formed whatever the names. */
 const char *pf_clean(const char *name, char *buf, size_t size);
+/* V with thousands separated by commas, "1,234,567", into BUF: every
+   figure of a report. */
+void pf_commas(pr_u64 v, char *buf, size_t size);
 /* The colour of a frame named NAME, "rgb(r,g,b)", the same for the same
    name in every report (a hash of the name, in flamegraph.pl's warm
    range). */

@@ -29,18 +29,6 @@
 #define TOP_M  20
 #define BOT_M  30
 
-static void commas(pr_u64 v, char *buf, size_t size)
-{
-   char d[32];
-   int n = snprintf(d, sizeof d, "%llu", v), i, o = 0;
-   for (i = 0; i < n && (size_t)o + 2 < size; i++) {
-      if (i > 0 && (n - i) % 3 == 0)
-         buf[o++] = ',';
-      buf[o++] = d[i];
-   }
-   buf[o] = '\0';
-}
-
 /* The top of layer L (0 heap, 1 + extra, 2 + stacks) at point P. */
 static pr_u64 level(const PF_Point *p, int l)
 {
@@ -103,7 +91,7 @@ int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width)
    rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "stroke", BAD_CAST "#444") < 0;
    rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "fill", BAD_CAST "none") < 0;
    rc |= xmlTextWriterEndElement(w) < 0;
-   commas(ymax, a, sizeof a);
+   pf_commas(ymax, a, sizeof a);
    snprintf(buf, sizeof buf, "%s B", a);
    rc |= xmlTextWriterStartElement(w, BAD_CAST "text") < 0;
    rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x", "%d", LEFT - 4) < 0;
@@ -111,7 +99,7 @@ int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width)
    rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "text-anchor", BAD_CAST "end") < 0;
    rc |= xmlTextWriterWriteString(w, BAD_CAST buf) < 0;
    rc |= xmlTextWriterEndElement(w) < 0;
-   commas(tmax, a, sizeof a);
+   pf_commas(tmax, a, sizeof a);
    snprintf(buf, sizeof buf, "%s %s", a, r->time_unit ? r->time_unit : "");
    rc |= xmlTextWriterStartElement(w, BAD_CAST "text") < 0;
    rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x", "%.1f", LEFT + pw) < 0;
@@ -131,7 +119,7 @@ int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width)
       rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "stroke", BAD_CAST "#000") < 0;
       rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "stroke-dasharray", BAD_CAST "4 3") < 0;
       rc |= xmlTextWriterEndElement(w) < 0;
-      commas(level(p, 2), a, sizeof a);
+      pf_commas(level(p, 2), a, sizeof a);
       snprintf(buf, sizeof buf, "peak: %s B", a);
       rc |= xmlTextWriterStartElement(w, BAD_CAST "text") < 0;
       rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "peak") < 0;
@@ -144,10 +132,10 @@ int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width)
    for (i = 0; i < n; i++) {
       double x0 = i > 0 ? (X(s[i - 1].time) + X(s[i].time)) / 2 : LEFT;
       double x1 = i + 1 < n ? (X(s[i].time) + X(s[i + 1].time)) / 2 : LEFT + pw;
-      commas(s[i].time, a, sizeof a);
-      commas(s[i].heap, b, sizeof b);
-      commas(s[i].extra, c, sizeof c);
-      commas(s[i].stacks, d, sizeof d);
+      pf_commas(s[i].time, a, sizeof a);
+      pf_commas(s[i].heap, b, sizeof b);
+      pf_commas(s[i].extra, c, sizeof c);
+      pf_commas(s[i].stacks, d, sizeof d);
       snprintf(buf, sizeof buf, "snapshot %zu%s: time %s %s, heap %s B, "
                "extra %s B, stacks %s B", i, i == r->peak ? " (peak)" : "",
                a, r->time_unit ? r->time_unit : "", b, c, d);

@@ -127,18 +127,6 @@ static int el(xmlTextWriterPtr w, const char *name, const char *cls,
    return rc;
 }
 
-static void money(pr_u64 v, char *buf, size_t size)
-{
-   char d[32];
-   int n = snprintf(d, sizeof d, "%llu", v), i, o = 0;
-   for (i = 0; i < n && (size_t)o + 2 < size; i++) {
-      if (i > 0 && (n - i) % 3 == 0)
-         buf[o++] = ',';
-      buf[o++] = d[i];
-   }
-   buf[o] = '\0';
-}
-
 int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
                   double minwidth)
 {
@@ -173,7 +161,7 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
    rc |= xmlTextWriterStartElement(w, BAD_CAST "body") < 0;
    rc |= el(w, "h1", NULL, pf_clean(r->title, buf, sizeof buf));
 
-   money(r->root->total, a, sizeof a);
+   pf_commas(r->root->total, a, sizeof a);
    snprintf(buf, sizeof buf, "From %s. Total: %s %s.%s", r->source, a,
             r->unit, r->estimated ? " The flame graph's widths are "
             "estimated from the call graph: the file has no exact call "
@@ -221,11 +209,11 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
       double all = r->root->total ? (double)r->root->total : 1;
       rc |= xmlTextWriterStartElement(w, BAD_CAST "tr") < 0;
       rc |= el(w, "td", NULL, pf_clean(t.rows[i].name, buf, sizeof buf));
-      money(t.rows[i].self, a, sizeof a);
+      pf_commas(t.rows[i].self, a, sizeof a);
       rc |= el(w, "td", "n", a);
       snprintf(buf, sizeof buf, "%.2f", 100.0 * t.rows[i].self / all);
       rc |= el(w, "td", "n", buf);
-      money(t.rows[i].total, a, sizeof a);
+      pf_commas(t.rows[i].total, a, sizeof a);
       rc |= el(w, "td", "n", a);
       snprintf(buf, sizeof buf, "%.2f", 100.0 * t.rows[i].total / all);
       rc |= el(w, "td", "n", buf);

@@ -84,8 +84,7 @@ void pf_colour(const char *name, char *buf, size_t size)
             (h >> 16) % 56);
 }
 
-/* "1,234,567" */
-static void commas(pr_u64 v, char *buf, size_t size)
+void pf_commas(pr_u64 v, char *buf, size_t size)
 {
    char d[32];
    int n = snprintf(d, sizeof d, "%llu", v), i, o = 0;
@@ -155,7 +154,7 @@ static void frame(Out *o, PF_Node *n, pr_u64 offset, int depth)
       return;
    n->id = o->next_id++;
    pf_clean(n->name, name, sizeof o->name);
-   commas(n->total, cost, sizeof cost);
+   pf_commas(n->total, cost, sizeof cost);
    snprintf(title, sizeof o->title, "%s (%s %s, %.2f%%)", name, cost,
             o->r->unit, pct);
    pf_colour(n->name, colour, sizeof colour);
