@@ -408,9 +408,9 @@ static void print_status(Status *st, int stat, int back, int events,
 
 int main(int argc, char **argv)
 {
-   const char *prefix = NULL, *dump_hint = NULL, *events_wanted = NULL,
-              *instr_mode = NULL, *dir = NULL;
-   int verbose = 0, stat = 0, back = 0, events = 0, dump = 0, zero = 0,
+   const char *dump_hint = NULL, *events_wanted = NULL, *instr_mode = NULL;
+   TC_Options opt = { NULL, NULL, 0 };
+   int taken, stat = 0, back = 0, events = 0, dump = 0, zero = 0,
        kill_it = 0, instr = 0, failed = 0;
    const char **targets = calloc((size_t)argc, sizeof *targets);
    int n_targets = 0, i;
@@ -432,13 +432,10 @@ int main(int argc, char **argv)
          else if (!strcmp(a, "--version")) {
             printf("callprof_control-%s\n", PACKAGE_VERSION);
             return 0;
-         } else if (!strncmp(a, "--vgdb-prefix=", 14))
-            prefix = a;
-         else if (!strcmp(a, "-v"))
-            verbose++;
-         else if (!strcmp(a, "-l") || !strcmp(a, "--list"))
-            ;
-         else if (!strcmp(a, "-s") || !strcmp(a, "--stat"))
+         } else if ((taken = tc_option(argc, argv, &i, &opt)) != 0) {
+            if (taken < 0)
+               usage_error("-w needs a directory");
+         } else if (!strcmp(a, "-s") || !strcmp(a, "--stat"))
             stat = 1;
          else if (!strcmp(a, "-b") || !strcmp(a, "--back"))
             back = 1;
@@ -459,13 +456,7 @@ int main(int argc, char **argv)
                   !strcmp(a, "-i=off") || !strcmp(a, "--instr=off")) {
             instr = 2;
             instr_mode = strchr(a, '=') + 1;
-         } else if (!strcmp(a, "-w")) {
-            if (i + 1 == argc)
-               usage_error("-w needs a directory");
-            dir = argv[++i];
-         } else if (!strncmp(a, "-w=", 3))
-            dir = a + 3;
-         else {
+         } else {
             char what[300];
             snprintf(what, sizeof what, "unknown option '%.200s'", a);
             usage_error(what);
@@ -497,8 +488,8 @@ int main(int argc, char **argv)
    if (instr == 1)
       usage_error("-i needs 'on' or 'off'");
 
-   if (tc_select(argv[0], "callprof", prefix, targets, n_targets, dir,
-                 &runs, &n_runs) != 0)
+   if (tc_select(argv[0], "callprof", opt.prefix_opt, targets, n_targets,
+                 opt.dir, &runs, &n_runs) != 0)
       return 1;
 
    /* The last action given wins, as in callgrind_control. */
@@ -523,12 +514,12 @@ int main(int argc, char **argv)
          printf("\n");
          continue;
       }
-      if (verbose)
+      if (opt.verbose)
          printf(" [requesting '%s']\n", command);
       else
          printf("\n");
       fflush(stdout);
-      rc = tc_command(runs[r].pid, prefix, command, &out);
+      rc = tc_command(runs[r].pid, opt.prefix_opt, command, &out);
       if (rc != 0) {
          printf("  Error: vgdb failed (%d).\n", rc);
          failed = 1;

@@ -94,10 +94,10 @@ static int action(const char *arg, const char *name, const char *word,
 
 int main(int argc, char **argv)
 {
-   const char *prefix = NULL, *dir = NULL;
+   TC_Options opt = { NULL, NULL, 0 };
    const char **targets = calloc((size_t)argc, sizeof *targets);
    char (*commands)[4200] = calloc((size_t)argc, sizeof *commands);
-   int n_targets = 0, n_commands = 0, verbose = 0, failed = 0, i, c;
+   int n_targets = 0, n_commands = 0, failed = 0, taken, i, c;
    TC_Run *runs;
    size_t n_runs, r;
 
@@ -114,19 +114,10 @@ int main(int argc, char **argv)
       else if (!strcmp(a, "--version")) {
          printf("heapsnap_control-%s\n", PACKAGE_VERSION);
          return 0;
-      } else if (!strncmp(a, "--vgdb-prefix=", 14))
-         prefix = a;
-      else if (!strcmp(a, "-v"))
-         verbose++;
-      else if (!strcmp(a, "-l") || !strcmp(a, "--list"))
-         ;
-      else if (!strcmp(a, "-w")) {
-         if (i + 1 == argc)
+      } else if ((taken = tc_option(argc, argv, &i, &opt)) != 0) {
+         if (taken < 0)
             usage_error("-w needs a directory");
-         dir = argv[++i];
-      } else if (!strncmp(a, "-w=", 3))
-         dir = a + 3;
-      else if (action(a, "--snapshot", "snapshot", cmd, size) ||
+      } else if (action(a, "--snapshot", "snapshot", cmd, size) ||
                action(a, "--detailed-snapshot", "detailed_snapshot", cmd,
                       size) ||
                action(a, "--all-snapshots", "all_snapshots", cmd, size) ||
@@ -139,18 +130,18 @@ int main(int argc, char **argv)
       }
    }
 
-   if (tc_select(argv[0], "heapsnap", prefix, targets, n_targets, dir,
-                 &runs, &n_runs) != 0)
+   if (tc_select(argv[0], "heapsnap", opt.prefix_opt, targets, n_targets,
+                 opt.dir, &runs, &n_runs) != 0)
       return 1;
    for (r = 0; r < n_runs; r++) {
       printf("PID %d: %s\n", runs[r].pid, runs[r].cmdline);
       for (c = 0; c < n_commands; c++) {
          char *out, *line, *save = NULL;
          int rc;
-         if (verbose)
+         if (opt.verbose)
             printf("  [requesting '%s']\n", commands[c]);
          fflush(stdout);
-         rc = tc_command(runs[r].pid, prefix, commands[c], &out);
+         rc = tc_command(runs[r].pid, opt.prefix_opt, commands[c], &out);
          if (rc != 0) {
             printf("  Error: vgdb failed (%d).\n", rc);
             failed = 1;

@@ -46,6 +46,20 @@ int tc_matches(const TC_Run *run, const char *arg);
 int tc_list(const char *tool, const char *prefix_opt, TC_Run **runs,
             size_t *n);
 
+/* The options every control program takes: --vgdb-prefix=P (kept whole,
+   as vgdb takes it), -v (more each time), -l/--list (the default
+   action: nothing to keep), -w DIR or -w=DIR. */
+typedef struct {
+   const char *prefix_opt;
+   const char *dir;
+   int         verbose;
+} TC_Options;
+
+/* Whether ARGV[*I] is one of those: taken into O, *I moved past a value
+   given as the next argument.  1 if taken, 0 if not one of them, -1 for
+   a -w without its directory. */
+int tc_option(int argc, char **argv, int *i, TC_Options *o);
+
 /* The runs an action applies to, into *RUNS (*N of them, each to be
    freed with tc_run_free, then the array): those of TOOL named by
    TARGETS (N_TARGETS of them, tc_matches; none: every run), and with

@@ -212,6 +212,26 @@ int tc_command(int pid, const char *prefix_opt, const char *command,
    return run_vgdb(argv, out);
 }
 
+int tc_option(int argc, char **argv, int *i, TC_Options *o)
+{
+   const char *a = argv[*i];
+   if (strncmp(a, "--vgdb-prefix=", 14) == 0)
+      o->prefix_opt = a;
+   else if (strcmp(a, "-v") == 0)
+      o->verbose++;
+   else if (strcmp(a, "-l") == 0 || strcmp(a, "--list") == 0)
+      ;
+   else if (strcmp(a, "-w") == 0) {
+      if (*i + 1 == argc)
+         return -1;
+      o->dir = argv[++*i];
+   } else if (strncmp(a, "-w=", 3) == 0)
+      o->dir = a + 3;
+   else
+      return 0;
+   return 1;
+}
+
 /* Whether RUN was started in directory DIR. */
 static int in_dir(const TC_Run *run, const char *dir)
 {

@@ -59,10 +59,35 @@ static void test_targets(void)
    CHECK(!tc_matches(&r, ""));
 }
 
+static void test_options(void)
+{
+   char *argv[] = { (char *)"x", (char *)"--vgdb-prefix=/tmp/p",
+                    (char *)"-v", (char *)"-v", (char *)"--list",
+                    (char *)"-w", (char *)"/srv", (char *)"-w=/opt",
+                    (char *)"-s", (char *)"-w" };
+   int argc = 10, i = 1;
+   TC_Options o = { NULL, NULL, 0 };
+   for (; i <= 4; i++)
+      CHECK_LONG(tc_option(argc, argv, &i, &o), 1);
+   CHECK_STR(o.prefix_opt, "--vgdb-prefix=/tmp/p");
+   CHECK_LONG(o.verbose, 2);
+   CHECK_LONG(tc_option(argc, argv, &i, &o), 1);   /* -w /srv */
+   CHECK_LONG(i, 6);
+   CHECK_STR(o.dir, "/srv");
+   i = 7;
+   CHECK_LONG(tc_option(argc, argv, &i, &o), 1);
+   CHECK_STR(o.dir, "/opt");
+   i = 8;
+   CHECK_LONG(tc_option(argc, argv, &i, &o), 0);   /* -s: not one */
+   i = 9;
+   CHECK_LONG(tc_option(argc, argv, &i, &o), -1);  /* -w, no value */
+}
+
 int main(void)
 {
    test_list_lines();
    test_targets();
+   test_options();
    printf("unit: %u checks, %u failed\n", check_count, check_failed);
    return check_failed ? 1 : 0;
 }
