@@ -21,13 +21,21 @@
 
 #include "toolcontrol.h"
 
-static char *dup_n(const char *s, size_t n)
+/* realloc, or the end of the program: a control program has nothing to
+   save. */
+static void *xrealloc(void *p, size_t n)
 {
-   char *d = malloc(n + 1);
-   if (d == NULL) {
+   p = realloc(p, n ? n : 1);
+   if (p == NULL) {
       fprintf(stderr, "out of memory\n");
       exit(2);
    }
+   return p;
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+   char *d = xrealloc(NULL, n + 1);
    memcpy(d, s, n);
    d[n] = '\0';
    return d;
@@ -129,11 +137,7 @@ static int run_vgdb(char **argv, char **out)
       _exit(127);
    }
    close(fd[1]);
-   buf = malloc(cap);
-   if (buf == NULL) {
-      fprintf(stderr, "out of memory\n");
-      exit(2);
-   }
+   buf = xrealloc(NULL, cap);
    while ((got = read(fd[0], buf + len, cap - len - 1)) != 0) {
       if (got < 0) {
          if (errno == EINTR)
@@ -141,14 +145,8 @@ static int run_vgdb(char **argv, char **out)
          break;
       }
       len += (size_t)got;
-      if (cap - len < 1024) {
-         char *bigger = realloc(buf, cap *= 2);
-         if (bigger == NULL) {
-            fprintf(stderr, "out of memory\n");
-            exit(2);
-         }
-         buf = bigger;
-      }
+      if (cap - len < 1024)
+         buf = xrealloc(buf, cap *= 2);
    }
    buf[len] = '\0';
    close(fd[0]);
@@ -183,15 +181,8 @@ int tc_list(const char *tool, const char *prefix_opt, TC_Run **runs,
       TC_Run r;
       if (!tc_parse_list_line(line, tool, &r))
          continue;
-      if (*n == cap) {
-         TC_Run *bigger = realloc(*runs, (cap = cap ? 2 * cap : 8)
-                                         * sizeof **runs);
-         if (bigger == NULL) {
-            fprintf(stderr, "out of memory\n");
-            exit(2);
-         }
-         *runs = bigger;
-      }
+      if (*n == cap)
+         *runs = xrealloc(*runs, (cap = cap ? 2 * cap : 8) * sizeof **runs);
       (*runs)[(*n)++] = r;
    }
    free(out);
@@ -258,11 +249,8 @@ int tc_select(const char *program, const char *tool, const char *prefix_opt,
    *n = 0;
    if (tc_list(tool, prefix_opt, &all, &n_all) < 0)
       return 1;
-   chosen = calloc(n_all + 1, 1);
-   if (chosen == NULL) {
-      fprintf(stderr, "out of memory\n");
-      exit(2);
-   }
+   chosen = xrealloc(NULL, n_all + 1);
+   memset(chosen, 0, n_all + 1);
    for (i = 0; i < n_targets; i++) {
       int found = 0;
       for (r = 0; r < n_all; r++)
