@@ -13,11 +13,13 @@
    file closed.  Same directory, so the rename is atomic: a reader sees
    the old file, the new one, or none, never half of one.  Where the
    kernel and the file system allow (O_TMPFILE), the file is written
-   without a name at all and given the temporary name only when complete,
-   just before the rename: a process killed while writing (SIGKILL, a
-   crash of the tool) leaves no .part file behind.  A .part file left by
-   a process killed between the two steps is replaced by the next write
-   of the same target.  A disk that
+   without a name at all and, when complete, linked straight to PATH if
+   PATH does not exist yet (every numbered dump), so that a process
+   killed at any moment (SIGKILL, a crash of the tool) leaves no .part
+   file behind.  A file that replaces PATH is linked to the temporary
+   name and renamed, as above: a kill in the microseconds between the
+   two leaves the .part file, which the next write of the same target
+   replaces.  A disk that
    fills up, a quota, a directory that vanished: the temporary file is
    removed, the target is left alone, and the user gets exactly one line
 
@@ -202,6 +204,19 @@ int pw_file_commit(PW_File *f)
    int err, r, named = !f->anon;   /* the temporary file has its name */
 
    err = pw_flush(&f->sink);
+   if (err == 0 && f->anon) {
+      /* A new target gets its name at once; nothing to rename. */
+      r = pw_sys_link_fd(f->fd, f->path);
+      if (r == 0) {
+         r = pw_sys_close(f->fd);
+         if (r < 0)
+            report(f->tool, f->path, -r);
+         file_free(f);
+         return -r;
+      }
+      if (r != -PW_EEXIST)
+         err = -r;
+   }
    if (err == 0 && f->anon) {
       r = pw_sys_link_fd(f->fd, f->tmp);
       if (r == -PW_EEXIST) {            /* a dead process's, see above */
