@@ -15,7 +15,11 @@
      pf_html.c     the page: title, totals, the flame graph, the table of
                    the top frames;
      pf_chart.c    a heap profile's memory over time, a stacked area
-                   chart.
+                   chart;
+     pf_fns.c      a call profile's functions: self and inclusive cost of
+                   every event and the derived ones, callers and callees,
+                   and their tables in the page;
+     pf_index.c    finding an element of a growing array by its key.
 
    Names shared between the files start with pf_/PF_. */
 
@@ -25,6 +29,21 @@
 #include <libxml/xmlwriter.h>
 
 #include "profreader.h"
+
+/* An index from keys to positions in an array (pf_index.c). */
+typedef struct { size_t hash, pos; } PF_Slot;   /* pos: index + 1; 0 free */
+typedef struct { PF_Slot *slot; size_t n_slots, n; } PF_Index;
+
+/* A hash of LEN bytes at KEY, continuing H (0 to start). */
+size_t pf_hash(const void *key, size_t len, size_t h);
+/* The position of the element whose key hashes to H and for which
+   SAME(CTX, position) is true; if there is none, NEW_INDEX is recorded
+   as that key's position and returned (the caller then puts the element
+   there). */
+size_t pf_index_find(PF_Index *x, size_t h,
+                     int (*same)(const void *ctx, size_t i),
+                     const void *ctx, size_t new_index);
+void   pf_index_free(PF_Index *x);
 
 /* A frame of the flame graph: a name on one path from the root.  TOTAL
    is the cost of the path (the frame's width), SELF the part not in any
@@ -42,6 +61,53 @@ typedef struct {
    pr_u64 time, heap, extra, stacks;
 } PF_Point;
 
+/* A call profile's function, its costs summed over the files read:
+   SELF and INCL have a column for every event of the table
+   (PF_Fns.cols).  Inclusive is self plus the inclusive cost of the calls
+   to other functions, as callgrind_annotate --inclusive=yes and
+   KCachegrind count it. */
+typedef struct {
+   char   *name, *file, *obj;
+   pr_u64 *self, *incl;
+   int     section;               /* has its callers/callees on the page */
+} PF_Fn;
+
+typedef struct {                  /* the calls from one function to another */
+   size_t  caller, callee;        /* into PF_Fns.fns */
+   pr_u64  calls;
+   pr_u64 *incl;                  /* PF_Fns.cols columns */
+} PF_Arc;
+
+typedef struct {
+   /* Columns: the first file's events (cols[0..n_events-1]), then the
+      derived ones KCachegrind adds where their terms are there (L1m,
+      LLm, Bm, CEst...). */
+   char   **cols;
+   int      n_cols, n_events;
+   int      sort_col;             /* the report's event */
+   int      xtree;                /* an xtree memory file: curB, totB... */
+   int      has_calls;            /* any call arc (not a Cachegrind file) */
+   pr_u64  *total;                /* self cost summed, per column */
+   PF_Fn   *fns;   size_t n_fns, cap_fns;
+   PF_Arc  *arcs;  size_t n_arcs, cap_arcs;
+   PF_Index fn_index, arc_index;
+} PF_Fns;
+
+/* Add the functions and arcs of P to FNS (the first file sets the
+   events; later files' events are matched by name, others left out). */
+void pf_fns_add(PF_Fns *fns, const PR_Callgrind *p);
+/* Inclusive costs and derived columns, once every file is added. */
+void pf_fns_finish(PF_Fns *fns);
+void pf_fns_free(PF_Fns *fns);
+/* The page's sections for FNS: the totals with the miss rates, the top
+   functions by inclusive and by self cost (an xtree file's views
+   instead: most allocations, most bytes, still allocated at exit), and
+   each listed function's callers and callees, linked. */
+int  pf_write_fns(xmlTextWriterPtr w, PF_Fns *fns);
+/* An element NAME of class CLS (or none) holding TEXT. */
+int  pf_el(xmlTextWriterPtr w, const char *name, const char *cls,
+           const char *text);
+
 /* The report's model: the tree and what the page says of it. */
 typedef struct {
    PF_Node  *root;           /* "all" */
@@ -56,6 +122,8 @@ typedef struct {
    PF_Point *series;
    size_t    n_series, peak;
    char     *time_unit;
+   /* A call profile's functions (Callgrind-format input), or NULL. */
+   PF_Fns   *fns;
 } PF_Report;
 
 PF_Node *pf_node_new(const char *name);

@@ -118,6 +118,7 @@ int main(int argc, char **argv)
    int n_files = 0, i, html;
    PR_Format kind = PR_UNKNOWN;
    PF_Report r;
+   PF_Fns fns;
    char msg[1200], tmp[4096], event_name[256] = "";
    xmlOutputBufferPtr buf;
    xmlTextWriterPtr w;
@@ -160,6 +161,7 @@ int main(int argc, char **argv)
       usage_error("no profile to read");
 
    memset(&r, 0, sizeof r);
+   memset(&fns, 0, sizeof fns);
    r.root = pf_node_new("all");
    for (i = 0; i < n_files; i++) {
       PR_Error err = { 0, "" };
@@ -194,6 +196,12 @@ int main(int argc, char **argv)
          if (p == NULL)
             fail(err.text);
          ev = event ? pr_cg_event(p, event) : (p->n_events > 0 ? 0 : -1);
+         /* An xtree memory file's first event, curB, is what is left at
+            exit, often nothing: its flame graph is of all bytes
+            allocated, as heaptrack's is. */
+         if (event == NULL && pr_cg_event(p, "curB") >= 0 &&
+             pr_cg_event(p, "totB") >= 0)
+            ev = pr_cg_event(p, "totB");
          if (ev < 0) {
             snprintf(msg, sizeof msg, "%.1000s: no event %.100s in the "
                      "file", files[i], event ? event : "at all");
@@ -201,6 +209,7 @@ int main(int argc, char **argv)
          }
          snprintf(event_name, sizeof event_name, "%s", p->events[ev]);
          pf_add_callgrind(r.root, p, ev);
+         pf_fns_add(&fns, p);
          add_cmd(&r, p->cmd);
          pr_cg_free(p);
          r.source = "a call graph (Callgrind format)";
@@ -248,6 +257,20 @@ int main(int argc, char **argv)
       free(data);
    }
    pf_sort(r.root);
+   if (kind == PR_CALLGRIND) {
+      pf_fns_finish(&fns);
+      fns.sort_col = 0;
+      for (i = 0; i < fns.n_events; i++)
+         if (strcmp(fns.cols[i], event_name) == 0)
+            fns.sort_col = i;
+      r.fns = &fns;
+      if (fns.xtree)
+         r.source = "an xtree memory file (allocations by call stack)";
+      if (!fns.has_calls) {      /* a Cachegrind file: no call graph */
+         r.estimated = 0;
+         r.source = "functions without a call graph (a Cachegrind file)";
+      }
+   }
    if (title)
       r.title = strdup(title);
    else {
@@ -306,6 +329,7 @@ int main(int argc, char **argv)
       fail(msg);
    }
    pf_node_free(r.root);
+   pf_fns_free(&fns);
    for (i = 0; i < (int)r.n_cmds; i++)
       free(r.cmds[i]);
    free(r.cmds);
