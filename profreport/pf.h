@@ -122,6 +122,15 @@ typedef struct {
    PF_Point *series;
    size_t    n_series, peak;
    char     *time_unit;
+   /* Its top allocation sites (the root's children, by their largest
+      size in any detailed snapshot), and each snapshot's bytes of each:
+      site_bytes[snapshot * n_sites + site]; DETAILED[snapshot] says
+      whether that snapshot has a tree (else the figures are
+      interpolated between the nearest snapshots that have one). */
+   char    **sites;
+   size_t    n_sites;
+   pr_u64   *site_bytes;
+   unsigned char *detailed;
    /* A call profile's functions (Callgrind-format input), or NULL. */
    PF_Fns   *fns;
 } PF_Report;
@@ -151,9 +160,14 @@ void pf_add_massif(PF_Node *root, const PR_Massif *m, long *snap);
    SVG document when STANDALONE, else the <svg> element of a page. */
 int pf_write_svg(xmlTextWriterPtr w, const PF_Report *r, double width,
                  double minwidth, int standalone);
+/* The chart's figures from a heap profile M: its snapshots, its peak
+   and its top allocation sites. */
+void pf_chart_series(PF_Report *r, const PR_Massif *m);
+void pf_chart_free(PF_Report *r);
 /* A heap profile's memory over time, as massif-visualizer draws it:
-   heap, extra (allocator overhead) and stacks stacked over time, the
-   peak marked, a tooltip per snapshot; an <svg> element of the page. */
+   the top allocation sites, the rest of the heap, extra (allocator
+   overhead) and stacks stacked over time, the peak marked, a tooltip
+   per snapshot, a legend; an <svg> element of the page. */
 int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width);
 /* The page of R. */
 int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,

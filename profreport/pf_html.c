@@ -173,9 +173,11 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
 
    if (r->n_series > 0) {
       rc |= pf_el(w, "h2", NULL, "Memory over time");
-      rc |= pf_el(w, "p", "about", "Heap (requested bytes), extra (the "
-               "allocator's overhead) and stacks, stacked; the dashed line "
-               "is the peak, whose tree the flame graph below draws.");
+      rc |= pf_el(w, "p", "about", "The top allocation sites, the rest of "
+               "the heap (requested bytes), the extra (the allocator's "
+               "overhead) and the stacks, stacked; the dashed line is the "
+               "peak, whose tree the flame graph below draws.  A site's bytes "
+               "between two snapshots with a tree are interpolated.");
       rc |= xmlTextWriterStartElement(w, BAD_CAST "div") < 0;
       rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "chart") < 0;
       rc |= pf_write_chart(w, r, width) != 0;

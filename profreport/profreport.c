@@ -221,29 +221,8 @@ int main(int argc, char **argv)
          if (m == NULL)
             fail(err.text);
          pf_add_massif(r.root, m, &snap);
-         if (r.series == NULL && m->n_snaps > 0) {
-            /* The chart shows the first file's snapshots. */
-            size_t k, best = 0;
-            r.series = calloc(m->n_snaps, sizeof *r.series);
-            if (r.series == NULL)
-               fail(strerror(errno));
-            for (k = 0; k < m->n_snaps; k++) {
-               const PR_MsSnapshot *ss = &m->snaps[k];
-               r.series[k].time = ss->time;
-               r.series[k].heap = ss->heap;
-               r.series[k].extra = ss->extra;
-               r.series[k].stacks = ss->stacks;
-               if (ss->kind == PR_TREE_PEAK)
-                  r.peak = k + 1;       /* 1-based until the end */
-               if (ss->heap + ss->extra + ss->stacks >
-                   m->snaps[best].heap + m->snaps[best].extra +
-                   m->snaps[best].stacks)
-                  best = k;
-            }
-            r.peak = r.peak ? r.peak - 1 : best;
-            r.n_series = m->n_snaps;
-            r.time_unit = strdup(m->time_unit ? m->time_unit : "");
-         }
+         if (r.series == NULL && m->n_snaps > 0)
+            pf_chart_series(&r, m);  /* the chart shows the first file */
          if (snap < 0) {
             snprintf(msg, sizeof msg, "%.1000s: no detailed snapshot to draw",
                      files[i]);
@@ -334,8 +313,7 @@ int main(int argc, char **argv)
       free(r.cmds[i]);
    free(r.cmds);
    free(r.title);
-   free(r.series);
-   free(r.time_unit);
+   pf_chart_free(&r);
    free(files);
    return 0;
 }
