@@ -7,14 +7,16 @@
 
    Reads each FILE, its kind found from its content (include/
    profreader.h): a Callgrind-format file (callprof's, Callgrind's, an
-   xtree memory file), a Massif-format file (heapsnap's, Massif's) or
-   folded stacks (callprof's --folded-out-file, FlameGraph's
-   stackcollapse-* output).  Files of one kind are added up (the dumps
-   of one run, its threads); kinds are not mixed.  Writes, by the
-   output's extension, a page (.html: the flame graph and a table of the
-   top frames, pf_html.c) or the flame graph alone (.svg, pf_svg.c),
-   built as pf_tree.c says: exact from folded stacks and heap trees,
-   estimated from a call graph.
+   xtree memory file, a Cachegrind file), a Massif-format file
+   (heapsnap's, Massif's) or folded stacks (callprof's --folded-out-file,
+   FlameGraph's stackcollapse-* output).  Files of one kind are added up
+   (the dumps of one run, its threads); kinds are not mixed.  Writes, by
+   the output's extension, a page (.html, pf_html.c: the flame graph; a
+   call profile's functions, pf_fns.c; a heap profile's memory over
+   time, pf_chart.c, and top frames) or the flame graph alone (.svg,
+   pf_svg.c), built as pf_tree.c says: exact from folded stacks and heap
+   trees, estimated from a call graph.  The manual page is
+   profreport.1 beside this file.
 
       -o FILE            the report (required)
       --event=EV         of a Callgrind-format file, the event (default:
@@ -56,10 +58,12 @@ static void help(void)
    printf("usage: profreport [options] FILE... -o OUT.html|OUT.svg\n"
           "\n"
           "A self-contained report of profiles: Callgrind-format files\n"
-          "(callprof, Callgrind, xtree memory), Massif-format files\n"
-          "(heapsnap, Massif) or folded stacks; files of one kind are\n"
-          "added up.  OUT.html: the flame graph and the top frames;\n"
-          "OUT.svg: the flame graph alone (click to zoom, Search).\n"
+          "(callprof, Callgrind, xtree memory, Cachegrind), Massif-format\n"
+          "files (heapsnap, Massif) or folded stacks; files of one kind\n"
+          "are added up.  OUT.html: the flame graph and the tables (a call\n"
+          "profile's functions, callers and callees; a heap profile's\n"
+          "memory over time); OUT.svg: the flame graph alone (click to\n"
+          "zoom, Search).  See man profreport.\n"
           "\n"
           "  -o FILE            the report (.html or .svg)\n"
           "  --event=EV         the event of a Callgrind-format file [its first]\n"

@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 # command -> Debian package: the build tools, then what some tests use
 # when it is there: Debian's rustc for the Rust test programs (configure
 # prefers it; without one their cases skip), xmllint for the report tests
-# (their cases skip without it), and the programs of
+# (their cases skip without it), man for the manual page's test, and the programs of
 # `make check-real`.  Root gets both installed; others get the apt-get
 # line, and only missing build tools stop the setup.
 need_pkgs= want_pkgs=
@@ -21,7 +21,7 @@ for pair in autoconf:autoconf automake:automake pkg-config:pkg-config \
    cmd=${pair%%:*} pkg=${pair#*:}
    command -v "$cmd" > /dev/null 2>&1 || need_pkgs="$need_pkgs $pkg"
 done
-for pair in /usr/bin/rustc:rustc perl:perl sqlite3:sqlite3 python3:python3 \
+for pair in /usr/bin/rustc:rustc perl:perl sqlite3:sqlite3 python3:python3 man:man-db \
             xz:xz-utils xmllint:libxml2-utils; do
    cmd=${pair%%:*} pkg=${pair#*:}
    command -v "$cmd" > /dev/null 2>&1 || want_pkgs="$want_pkgs $pkg"
