@@ -19,6 +19,8 @@
      pf_fns.c      a call profile's functions: self and inclusive cost of
                    every event and the derived ones, callers and callees,
                    and their tables in the page;
+     pf_stacks.c   each thread's stack high-water mark (heapsnap's
+                   FILE.stacks), on a heap profile's page;
      pf_index.c    finding an element of a growing array by its key.
 
    Names shared between the files start with pf_/PF_. */
@@ -131,6 +133,8 @@ typedef struct {
    size_t    n_sites;
    pr_u64   *site_bytes;
    unsigned char *detailed;
+   /* heapsnap's FILE.stacks beside the first heap profile, or NULL. */
+   PR_Massif *stacks;
    /* A call profile's functions (Callgrind-format input), or NULL. */
    PF_Fns   *fns;
 } PF_Report;
@@ -169,6 +173,9 @@ void pf_chart_free(PF_Report *r);
    overhead) and stacks stacked over time, the peak marked, a tooltip
    per snapshot, a legend; an <svg> element of the page. */
 int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width);
+/* The table of each thread's stack high-water mark and call stack,
+   from heapsnap's FILE.stacks M. */
+int pf_write_stacks(xmlTextWriterPtr w, const PR_Massif *m);
 /* The page of R. */
 int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
                   double minwidth);

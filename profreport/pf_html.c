@@ -153,7 +153,11 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
             "div.fn { margin: 1em 0 1.5em; } div.fn h3 { font-size: 1em; "
             "margin-bottom: 0.2em; } div.fn h4 { font-size: 0.9em; "
             "margin: 0.6em 0 0.2em; }\n"
-            "div.fn:target { background: #fff6d8; }\n");
+            "div.fn:target { background: #fff6d8; }\n"
+            "table.stacks { border-collapse: collapse; font-size: 0.85em; }\n"
+            "table.stacks td, table.stacks th { padding: 2px 8px; "
+            "border-bottom: 1px solid #ddd; vertical-align: top; }\n"
+            "ol.frames { margin: 0; padding-left: 1.5em; }\n");
    rc |= xmlTextWriterEndElement(w) < 0;            /* head */
    rc |= xmlTextWriterStartElement(w, BAD_CAST "body") < 0;
    rc |= pf_el(w, "h1", NULL, pf_clean(r->title, buf, sizeof buf));
@@ -182,6 +186,8 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
       rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "chart") < 0;
       rc |= pf_write_chart(w, r, width) != 0;
       rc |= xmlTextWriterEndElement(w) < 0;
+      if (r->stacks)
+         rc |= pf_write_stacks(w, r->stacks) != 0;
       rc |= pf_el(w, "h2", NULL, "The heap at the peak");
    }
    rc |= xmlTextWriterStartElement(w, BAD_CAST "div") < 0;

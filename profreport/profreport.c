@@ -114,6 +114,27 @@ static void add_cmd(PF_Report *r, const char *cmd)
    r->cmds[r->n_cmds++] = strdup(cmd);
 }
 
+/* heapsnap's stack high-water marks beside the heap profile FILE
+   (FILE.stacks, written with --stacks=yes), or NULL if there are none
+   or they cannot be read (the report is whole without them). */
+static PR_Massif *stack_marks(const char *file)
+{
+   PR_Error err = { 0, "" };
+   char path[4200];
+   size_t len;
+   char *data;
+   PR_Massif *m = NULL;
+   if (ends_with(file, ".stacks") ||
+       snprintf(path, sizeof path, "%s.stacks", file) >= (int)sizeof path ||
+       access(path, R_OK) != 0)
+      return NULL;
+   data = pr_slurp(path, &len, &err);
+   if (data && pr_detect(data, len) == PR_MASSIF)
+      m = pr_ms_parse(data, len, path, &err);
+   free(data);
+   return m;
+}
+
 int main(int argc, char **argv)
 {
    const char *out = NULL, *event = NULL, *title = NULL;
@@ -225,8 +246,10 @@ int main(int argc, char **argv)
          if (m == NULL)
             fail(err.text);
          pf_add_massif(r.root, m, &snap);
-         if (r.series == NULL && m->n_snaps > 0)
+         if (r.series == NULL && m->n_snaps > 0) {
             pf_chart_series(&r, m);  /* the chart shows the first file */
+            r.stacks = stack_marks(files[i]);
+         }
          if (snap < 0) {
             snprintf(msg, sizeof msg, "%.1000s: no detailed snapshot to draw",
                      files[i]);
@@ -318,6 +341,8 @@ int main(int argc, char **argv)
    free(r.cmds);
    free(r.title);
    pf_chart_free(&r);
+   if (r.stacks)
+      pr_ms_free(r.stacks);
    free(files);
    return 0;
 }
