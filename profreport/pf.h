@@ -52,6 +52,8 @@ void   pf_index_free(PF_Index *x);
    child. */
 typedef struct PF_Node {
    char           *name;
+   char           *where;          /* "file, object" of a call graph's
+                                      function, or NULL */
    pr_u64          total, self;
    struct PF_Node *child, *next;   /* first child; next sibling */
    unsigned        n_children;
