@@ -114,6 +114,77 @@ static void add_cmd(PF_Report *r, const char *cmd)
    r->cmds[r->n_cmds++] = strdup(cmd);
 }
 
+/* The number of lines of DATA. */
+static size_t lines(const char *data, size_t len)
+{
+   size_t n = 1, i;
+   for (i = 0; i + 1 < len; i++)
+      n += data[i] == '\n';
+   return n;
+}
+
+/* Whether the heap tree of S is whole: every node has the children it
+   says it has (a tree cut short has fewer). */
+static int whole_tree(const PR_MsSnapshot *s)
+{
+   size_t i, k;
+   for (i = 0; i < s->n_nodes; i++) {
+      unsigned kids = 0;
+      for (k = i + 1; k < s->n_nodes && s->nodes[k].depth > s->nodes[i].depth; k++)
+         kids += s->nodes[k].depth == s->nodes[i].depth + 1;
+      if (kids != s->nodes[i].n_children)
+         return 0;
+   }
+   return 1;
+}
+
+/* A file cut short, which the reader may take for a smaller profile:
+   its last line has no end; a Callgrind file with its summary at the top
+   (callprof's, Callgrind's) and no totals at the end; a heap profile
+   whose last tree is not whole.  One line naming the file and line, and
+   exit 1; otherwise nothing. */
+static void check_whole(const char *file, const char *data, size_t len,
+                        const PR_Callgrind *p, const PR_Massif *m)
+{
+   char msg[1200];
+   size_t n = lines(data, len);
+   if (len == 0) {
+      snprintf(msg, sizeof msg, "%.1000s: the file is empty", file);
+      fail(msg);
+   }
+   if (data[len - 1] != '\n') {
+      snprintf(msg, sizeof msg, "%.1000s:%zu: the last line is cut short "
+               "(the file is truncated)", file, n);
+      fail(msg);
+   }
+   if (p && p->creator && p->has_summary && !p->has_totals) {
+      snprintf(msg, sizeof msg, "%.1000s:%zu: no totals: line after the "
+               "summary: at the top (the file is truncated)", file, n);
+      fail(msg);
+   }
+   if (m) {
+      /* A snapshot ends with its heap_tree= line or its tree. */
+      const char *last = data + len - 1;
+      while (last > data && last[-1] != '\n')
+         last--;
+      while (*last == ' ')
+         last++;
+      if (strncmp(last, "heap_tree=", 10) != 0 &&
+          !(last[0] == 'n' && last[1] >= '0' && last[1] <= '9')) {
+         snprintf(msg, sizeof msg, "%.1000s:%zu: the last snapshot ends "
+                  "before its heap_tree= line (the file is truncated)",
+                  file, n);
+         fail(msg);
+      }
+   }
+   if (m && m->n_snaps > 0 && !whole_tree(&m->snaps[m->n_snaps - 1])) {
+      snprintf(msg, sizeof msg, "%.1000s:%zu: snapshot %ld's tree ends "
+               "early (the file is truncated)", file, n,
+               m->snaps[m->n_snaps - 1].num);
+      fail(msg);
+   }
+}
+
 /* heapsnap's stack high-water marks beside the heap profile FILE
    (FILE.stacks, written with --stacks=yes), or NULL if there are none
    or they cannot be read (the report is whole without them). */
@@ -196,6 +267,8 @@ int main(int argc, char **argv)
       if (data == NULL)
          fail(err.text);
       k = pr_detect(data, len);
+      if (len == 0)
+         check_whole(files[i], data, len, NULL, NULL);
       if (k == PR_UNKNOWN) {
          snprintf(msg, sizeof msg, "%.1000s: not a Callgrind, Massif or "
                   "folded-stacks file", files[i]);
@@ -211,6 +284,7 @@ int main(int argc, char **argv)
          PR_Folded *f = pr_fold_parse(data, len, files[i], &err);
          if (f == NULL)
             fail(err.text);
+         check_whole(files[i], data, len, NULL, NULL);
          pf_add_folded(r.root, f);
          pr_fold_free(f);
          r.source = "folded stacks";
@@ -220,6 +294,7 @@ int main(int argc, char **argv)
          int ev;
          if (p == NULL)
             fail(err.text);
+         check_whole(files[i], data, len, p, NULL);
          ev = event ? pr_cg_event(p, event) : (p->n_events > 0 ? 0 : -1);
          /* An xtree memory file's first event, curB, is what is left at
             exit, often nothing: its flame graph is of all bytes
@@ -245,6 +320,7 @@ int main(int argc, char **argv)
          long snap;
          if (m == NULL)
             fail(err.text);
+         check_whole(files[i], data, len, NULL, m);
          pf_add_massif(r.root, m, &snap);
          if (r.series == NULL && m->n_snaps > 0) {
             pf_chart_series(&r, m);  /* the chart shows the first file */
