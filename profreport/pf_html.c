@@ -199,7 +199,10 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
       rc |= pf_write_fns(w, r->fns) != 0;
       goto done;
    }
-   rc |= pf_el(w, "h2", NULL, "Top frames");
+   /* A heap tree's self bytes are at the allocating functions: the
+      table is of the allocation sites at the peak. */
+   rc |= pf_el(w, "h2", NULL, r->n_series > 0 ? "Allocation sites at the peak"
+                                              : "Top frames");
    for (c = r->root->child; c; c = c->next)
       gather(&t, c, path, 0);
    qsort(t.rows, t.n, sizeof *t.rows, cmp_row);
