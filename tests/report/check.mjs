@@ -32,6 +32,8 @@
 //                          every other frame is hidden, "Reset Zoom" shows
 //                          and the URL's #z= records the zoom; clicking
 //                          "all" zooms out
+//   --flip                 click "Icicle" (or "Flame"): the graph upside down,
+//                          the root at the top, #i=1 in the URL (or back)
 //   --reset                click "Reset Zoom": every frame back in place
 //   --search RE            click "Search" and type RE in the prompt: the
 //                          frames whose name matches are marked, the others
@@ -65,6 +67,7 @@ const takes = {
   '--expect-tooltip': 'TEXT',
   '--click': 'NAME',
   '--reset': null,
+  '--flip': null,
   '--search': 'RE',
   '--matched': 'PCT',
   '--clear-search': null,
@@ -167,7 +170,11 @@ function tooltipAt([x, y]) {
   }
 }
 
-const nameOf = title => title.replace(/ \([^()]*\)$/, '')
+// A frame's tooltip: "NAME (TOTAL UNIT, PCT%)", then "self: ..." and, for
+// a call graph's function, "FILE, OBJECT", a line each; the details line
+// shows the same lines joined by " \u00b7 ".
+const nameOf = title => title.split('\n')[0].replace(/ \([^()]*\)$/, '')
+const detailsOf = tip => tip.split('\n').join(' \u00b7 ')
 
 // The tree of the frames as written: depth from the row (the root at the
 // bottom, larger y), parent from the pre-order.
@@ -396,7 +403,7 @@ try {
       if (!hovered.tip || !hovered.tip.includes(arg)) fail(`${hovered.label}: tooltip "${hovered.tip}" lacks "${arg}"`)
       if (hovered.target >= 0) {
         const st = await page.evaluate(readPage)
-        if (st.details !== hovered.tip) fail(`${hovered.label}: the details line says "${st.details}", not the tooltip "${hovered.tip}"`)
+        if (st.details !== detailsOf(hovered.tip)) fail(`${hovered.label}: the details line says "${st.details}", not the tooltip "${hovered.tip}"`)
       }
     } else if (op === '--click') {
       const i = await pick(arg)
@@ -409,6 +416,27 @@ try {
       state = await page.evaluate(readPage)
       if (i === 0) checkUnzoomed(state, `click ${arg}`)
       else checkZoom(i, state)
+    } else if (op === '--flip') {
+      // "Icicle" / "Flame": the graph upside down and back, the root at
+      // the top in an icicle, every frame the same distance from it.
+      const before = await page.evaluate(readPage)
+      await page.locator('.flip').click()
+      await page.waitForTimeout(50)
+      state = await page.evaluate(readPage)
+      const icicle = /[#&]i=1(&|$)/.test(state.hash)
+      const root = state.frames[0]
+      const bad = []
+      state.frames.forEach((f, j) => {
+        const rise = Math.abs(orig[j].y - orig[0].y)
+        const want = icicle ? root.y + rise : root.y - rise
+        if (!near(f.y, want, TOL)) bad.push(`frame ${orig[j].name} at y ${f.y}, not ${want}`)
+        if (!near(f.x, before.frames[j].x, TOL)) bad.push(`frame ${orig[j].name} moved sideways`)
+      })
+      if (icicle === (before.frames[0].y < before.frames[1 % before.frames.length].y) && state.frames.length > 1)
+        bad.push(`the root did not move (the URL's hash is "${state.hash}")`)
+      for (const b of bad.slice(0, 5)) fail(`flip: ${b}`)
+      if (bad.length > 5) fail(`flip: ... ${bad.length} frames wrong`)
+      if (!bad.length) say(`flipped to ${icicle ? 'an icicle (root at the top)' : 'a flame graph (root at the bottom)'}; URL ${state.hash || '(no hash)'}`)
     } else if (op === '--reset') {
       await page.locator('.unzoom').click()
       await page.waitForTimeout(50)
@@ -475,7 +503,7 @@ try {
       const bad = []
       after.frames.forEach((f, j) => {
         const b = before.frames[j]
-        if (f.shown !== b.shown || f.fill !== b.fill || (f.shown && (!near(f.x, b.x, TOL) || !near(f.w, b.w, TOL)))) {
+        if (f.shown !== b.shown || f.fill !== b.fill || (f.shown && (!near(f.x, b.x, TOL) || !near(f.w, b.w, TOL) || !near(f.y, b.y, TOL)))) {
           bad.push(`frame ${orig[j].name}: ${b.shown ? `at ${b.x} width ${b.w}` : 'hidden'} ${b.fill} before, ${f.shown ? `at ${f.x} width ${f.w}` : 'hidden'} ${f.fill} after`)
         }
       })
