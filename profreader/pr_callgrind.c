@@ -114,6 +114,8 @@ static void conflict(Reader *r, const char *fmt, ...)
    char msg[1024];
    int n = snprintf(msg, sizeof msg, "%s:%zu: ", r->name, r->cur.lineno);
    va_list ap;
+   if (n < 0 || (size_t)n >= sizeof msg)     /* a very long file name */
+      n = (int)sizeof msg - 1;
    va_start(ap, fmt);
    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
    va_end(ap);

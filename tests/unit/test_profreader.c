@@ -245,6 +245,23 @@ static void test_parts_and_conflicts(void)
       return;
    CHECK_LONG(p->n_conflicts, 2);
    pr_cg_free(p);
+
+   /* A file name longer than a conflict's message is cut, not overrun. */
+   {
+      static const char text[] = HEAD "ob=(1) a\nfl=(1) f.c\nfn=(1) g\n1 1\n"
+                                 "ob=(2) b\nfn=(1)\n2 2\n";
+      char name[3000];
+      PR_Error err = { 0, "" };
+      memset(name, 'x', sizeof name - 1);
+      name[sizeof name - 1] = '\0';
+      p = pr_cg_parse(text, strlen(text), name, &err);
+      CHECK(p != NULL);
+      if (p != NULL) {
+         CHECK_LONG(p->n_conflicts, 1);
+         CHECK(strncmp(p->conflicts[0], "xxxx", 4) == 0);
+      }
+      pr_cg_free(p);
+   }
 }
 
 /* Bad files are refused with the file and line, never a crash. */
