@@ -233,6 +233,7 @@ typedef struct {
    PR_Format     kind;
    int           cachegrind;   /* no creator: line, no calls */
    PF_Fns        fns;
+   PR_Callgrind *cg;           /* kept for --html's flame graph */
    PR_Massif    *ms;
 } Side;
 
@@ -264,7 +265,10 @@ static void load(Side *s, const char *path)
       s->cachegrind = p->creator == NULL && p->n_calls == 0;
       pf_fns_add(&s->fns, p);
       pf_fns_finish(&s->fns);
-      pr_cg_free(p);
+      if (opt.html)
+         s->cg = p;
+      else
+         pr_cg_free(p);
    } else if (s->kind == PR_MASSIF) {
       s->ms = pr_ms_parse(data, len, path, &err);
       if (s->ms == NULL) {
@@ -725,6 +729,8 @@ static void json_verdicts(FILE *f, int status)
    fprintf(f, "%s],\n  \"status\": %d\n}\n", n_verdicts ? "\n  " : "", status);
 }
 
+static void write_html(Side *b, Side *n, const int col[2], const char *unit);
+
 /*------------------------------------------------------------*/
 /*--- Call profiles                                        ---*/
 /*------------------------------------------------------------*/
@@ -780,6 +786,10 @@ static int diff_calls(Side *b, Side *n)
    if (n_verdicts)
       printf("\n");
    status = print_verdicts();
+   if (opt.html) {
+      int col[2] = { d.col[0][ev], d.col[1][ev] };
+      write_html(b, n, col, d.ev[ev]);
+   }
 
    if (opt.json) {
       char tmp[4200];
@@ -942,6 +952,10 @@ static int diff_heap(Side *b, Side *n)
    if (n_verdicts)
       printf("\n");
    status = print_verdicts();
+   if (opt.html) {
+      int col[2] = { -1, -1 };
+      write_html(b, n, col, "bytes");
+   }
    if (opt.json) {
       char tmp[4200];
       FILE *f = json_open(tmp, sizeof tmp);
@@ -965,6 +979,146 @@ static int diff_heap(Side *b, Side *n)
       json_close(f, tmp);
    }
    return status;
+}
+
+/*------------------------------------------------------------*/
+/*--- The differential flame graph                         ---*/
+/*------------------------------------------------------------*/
+
+/* Each frame of A gets, as OTHER and OTHER_SELF, the total and self
+   cost of the same path in B (names folded, as functions are matched);
+   the largest change of a self cost. */
+static pr_u64 annotate(PF_Node *a, const PF_Node *b)
+{
+   PF_Node *c;
+   const PF_Node *d;
+   pr_u64 most;
+   char x[4096], y[4096];
+   int level;
+   a->other = b ? b->total : 0;
+   a->other_self = b ? b->self : 0;
+   most = a->self > a->other_self ? a->self - a->other_self
+                                  : a->other_self - a->self;
+   for (c = a->child; c; c = c->next) {
+      pr_u64 m;
+      fold(c->name, x, sizeof x, &level);
+      for (d = b ? b->child : NULL; d; d = d->next)
+         if (!strcmp(fold(d->name, y, sizeof y, &level), x))
+            break;
+      m = annotate(c, d);
+      if (m > most)
+         most = m;
+   }
+   return most;
+}
+
+typedef struct {
+   PF_Report   r[2];        /* NEW's graph, BASE's */
+   const char *unit;
+   pr_u64      total[2];    /* BASE, NEW */
+} DiffPage;
+
+static int write_diff_page(xmlTextWriterPtr w, const void *ctx)
+{
+   const DiffPage *d = ctx;
+   char buf[8400], a[40], b[40], c[40], p[40];
+   int rc = 0;
+   rc |= xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0;
+   rc |= xmlTextWriterWriteDTD(w, BAD_CAST "html", NULL, NULL, NULL) < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "html") < 0;
+   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "xmlns",
+                                     BAD_CAST "http://www.w3.org/1999/xhtml") < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "head") < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "meta") < 0;
+   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "charset", BAD_CAST "utf-8") < 0;
+   rc |= xmlTextWriterEndElement(w) < 0;
+   snprintf(buf, sizeof buf, "profdiff: %s -> %s", opt.files[0], opt.files[1]);
+   rc |= pf_el(w, "title", NULL, pf_clean(buf, buf, sizeof buf));
+   rc |= pf_el(w, "style", NULL, "body { font-family: Verdana, sans-serif; "
+               "margin: 1em 2em; color: #222; } h1 { font-size: 1.4em; } "
+               "h2 { font-size: 1.15em; } p.about { color: #555; }");
+   rc |= xmlTextWriterEndElement(w) < 0;             /* head */
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "body") < 0;
+   snprintf(buf, sizeof buf, "profdiff: %s -> %s", opt.files[0], opt.files[1]);
+   rc |= pf_el(w, "h1", NULL, pf_clean(buf, buf, sizeof buf));
+   snprintf(buf, sizeof buf, "%s: BASE %s, NEW %s, change %s (%s).", d->unit,
+            commas(d->total[0], a, sizeof a), commas(d->total[1], b, sizeof b),
+            signed_commas((double)d->total[1] - (double)d->total[0], c, sizeof c),
+            percent(d->total[0], d->total[1], p, sizeof p));
+   rc |= pf_el(w, "p", "about", buf);
+   rc |= pf_el(w, "p", "about", "Each frame is coloured by the change of its "
+               "own (self) cost from BASE to NEW: red where it grew, blue where "
+               "it fell, the deeper the colour the larger the change; white "
+               "where it did not change.  Its tooltip gives both totals and "
+               "the change.");
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "p") < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "a") < 0;
+   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "href", BAD_CAST "#new") < 0;
+   rc |= xmlTextWriterWriteString(w, BAD_CAST "NEW, coloured by the change") < 0;
+   rc |= xmlTextWriterEndElement(w) < 0;
+   rc |= xmlTextWriterWriteString(w, BAD_CAST " \xc2\xb7 ") < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "a") < 0;
+   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "href", BAD_CAST "#base") < 0;
+   rc |= xmlTextWriterWriteString(w, BAD_CAST "BASE, the reversed view: what "
+                                  "vanished or shrank") < 0;
+   rc |= xmlTextWriterEndElement(w) < 0;
+   rc |= xmlTextWriterEndElement(w) < 0;             /* p */
+   for (int k = 0; k < 2; k++) {
+      rc |= xmlTextWriterStartElement(w, BAD_CAST "h2") < 0;
+      rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST (k ? "base" : "new")) < 0;
+      rc |= xmlTextWriterWriteString(w, BAD_CAST (k ? "BASE, coloured by the "
+         "change (what vanished or shrank is blue)" : "NEW, coloured by the "
+         "change (what grew is red)")) < 0;
+      rc |= xmlTextWriterEndElement(w) < 0;
+      rc |= xmlTextWriterStartElement(w, BAD_CAST "div") < 0;
+      rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "flame") < 0;
+      rc |= pf_write_svg(w, &d->r[k], 1200, 0.1, 0) != 0;
+      rc |= xmlTextWriterEndElement(w) < 0;
+   }
+   rc |= xmlTextWriterEndElement(w) < 0;             /* body */
+   rc |= xmlTextWriterEndElement(w) < 0;             /* html */
+   rc |= xmlTextWriterEndDocument(w) < 0;
+   return rc ? -1 : 0;
+}
+
+/* --html: the page of both graphs, coloured by the change of EVENT
+   (each side's column; -1 for heap profiles). */
+static void write_html(Side *b, Side *n, const int col[2], const char *unit)
+{
+   DiffPage d;
+   Side *side[2] = { n, b };                /* r[0] NEW, r[1] BASE */
+   char msg[1200], title[4200];
+   pr_u64 most;
+   int k;
+   memset(&d, 0, sizeof d);
+   for (k = 0; k < 2; k++) {
+      long snap;
+      d.r[k].root = pf_node_new("all");
+      if (side[k]->cg)
+         pf_add_callgrind(d.r[k].root, side[k]->cg, col[k ? 0 : 1]);
+      else
+         pf_add_massif(d.r[k].root, side[k]->ms, &snap);
+      pf_sort(d.r[k].root);
+      d.r[k].unit = (char *)unit;
+      d.r[k].estimated = side[k]->cg != NULL;
+      d.r[k].diff = k + 1;
+      snprintf(title, sizeof title, "%s: %s", k ? "BASE" : "NEW", side[k]->path);
+      d.r[k].title = title[0] ? xstrdup(title) : NULL;
+   }
+   most = annotate(d.r[0].root, d.r[1].root);
+   k = (int)annotate(d.r[1].root, d.r[0].root);
+   d.r[0].max_change = d.r[1].max_change = most > (pr_u64)k ? most : (pr_u64)k;
+   d.unit = unit;
+   d.total[0] = d.r[1].root->total;
+   d.total[1] = d.r[0].root->total;
+   if (pf_write_file(opt.html, write_diff_page, &d, msg, sizeof msg) != 0) {
+      fprintf(stderr, "profdiff: %s\n", msg);
+      exit(2);
+   }
+   for (k = 0; k < 2; k++) {
+      pf_node_free(d.r[k].root);
+      free(d.r[k].title);
+   }
 }
 
 int main(int argc, char **argv)
