@@ -66,25 +66,7 @@ static void bad(const char *fmt, const char *a, const char *b)
    exit(2);
 }
 
-static void *xcalloc(size_t n, size_t size)
-{
-   void *p = calloc(n ? n : 1, size);
-   if (p == NULL) {
-      perror("profdiff");
-      exit(2);
-   }
-   return p;
-}
 
-static char *xstrdup(const char *s)
-{
-   char *d = strdup(s ? s : "");
-   if (d == NULL) {
-      perror("profdiff");
-      exit(2);
-   }
-   return d;
-}
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -154,7 +136,7 @@ static void add_limit(const char *arg, int warn)
    if (opt.limits == NULL)
       usage_error("out of memory", "");
    l = &opt.limits[opt.n_limits++];
-   l->event = xstrdup(arg);
+   l->event = pf_xstrdup(arg);
    l->event[eq - arg] = '\0';
    l->amount = strtod(eq + 1, &end);
    l->percent = *end == '%';
@@ -202,9 +184,9 @@ static void parse_options(int argc, char **argv)
          opt.map_new = realloc(opt.map_new, (size_t)(opt.n_maps + 1) * sizeof (char *));
          if (opt.map_old == NULL || opt.map_new == NULL)
             usage_error("out of memory", "");
-         opt.map_old[opt.n_maps] = xstrdup(v);
+         opt.map_old[opt.n_maps] = pf_xstrdup(v);
          opt.map_old[opt.n_maps][eq - v] = '\0';
-         opt.map_new[opt.n_maps++] = xstrdup(eq + 1);
+         opt.map_new[opt.n_maps++] = pf_xstrdup(eq + 1);
       } else if (!strcmp(a, "--per-function"))
          opt.per_function = 1;
       else if (!strcmp(a, "--no-fold"))
@@ -390,11 +372,11 @@ static DFn *dfn_of(Diff *d, const char *name, const char *where)
             usage_error("out of memory", "");
       }
       f = &d->fns[d->n_fns++];
-      f->name = xstrdup(name);
-      f->where = xstrdup(where);
+      f->name = pf_xstrdup(name);
+      f->where = pf_xstrdup(where);
       for (s = 0; s < 2; s++) {
-         f->self[s] = xcalloc((size_t)d->n_ev, sizeof (pr_u64));
-         f->incl[s] = xcalloc((size_t)d->n_ev, sizeof (pr_u64));
+         f->self[s] = pf_xcalloc((size_t)d->n_ev, sizeof (pr_u64));
+         f->incl[s] = pf_xcalloc((size_t)d->n_ev, sizeof (pr_u64));
          f->seen[s] = 0;
       }
    }
@@ -431,9 +413,9 @@ static void add_side(Diff *d, const Side *s, int side)
 static void common_events(Diff *d, const Side *b, const Side *n)
 {
    int e, k;
-   d->ev = xcalloc((size_t)b->fns.n_events, sizeof *d->ev);
-   d->col[0] = xcalloc((size_t)b->fns.n_events, sizeof (int));
-   d->col[1] = xcalloc((size_t)b->fns.n_events, sizeof (int));
+   d->ev = pf_xcalloc((size_t)b->fns.n_events, sizeof *d->ev);
+   d->col[0] = pf_xcalloc((size_t)b->fns.n_events, sizeof (int));
+   d->col[1] = pf_xcalloc((size_t)b->fns.n_events, sizeof (int));
    for (e = 0; e < b->fns.n_events; e++)
       for (k = 0; k < n->fns.n_events; k++)
          if (!strcmp(b->fns.cols[e], n->fns.cols[k])) {
@@ -460,8 +442,8 @@ static void common_events(Diff *d, const Side *b, const Side *n)
       if (!first)
          printf("\n");
    }
-   d->total[0] = xcalloc((size_t)d->n_ev, sizeof (pr_u64));
-   d->total[1] = xcalloc((size_t)d->n_ev, sizeof (pr_u64));
+   d->total[0] = pf_xcalloc((size_t)d->n_ev, sizeof (pr_u64));
+   d->total[1] = pf_xcalloc((size_t)d->n_ev, sizeof (pr_u64));
 }
 
 /*------------------------------------------------------------*/
@@ -683,6 +665,15 @@ static void json_change(FILE *f, pr_u64 base, pr_u64 now)
       fprintf(f, "null}");
 }
 
+/* The summary's first keys: the files compared. */
+static void json_head(FILE *f, const Side *b, const Side *n)
+{
+   fprintf(f, "{\n  \"base\": ");
+   json_string(f, b->path);
+   fprintf(f, ",\n  \"new\": ");
+   json_string(f, n->path);
+}
+
 /* Written under a temporary name, renamed when whole. */
 static FILE *json_open(char *tmp, size_t size)
 {
@@ -765,7 +756,7 @@ static int diff_calls(Side *b, Side *n)
              commas(d.total[0][e], x, sizeof x), commas(d.total[1][e], y, sizeof y),
              signed_commas((double)d.total[1][e] - (double)d.total[0][e], c, sizeof c),
              percent(d.total[0][e], d.total[1][e], p, sizeof p));
-   order = xcalloc(d.n_fns, sizeof *order);
+   order = pf_xcalloc(d.n_fns, sizeof *order);
    print_changes(&d, ev, 0, 0, order);
    print_changes(&d, ev, 0, 1, order);
    if (!b->cachegrind && !n->cachegrind)
@@ -794,10 +785,7 @@ static int diff_calls(Side *b, Side *n)
    if (opt.json) {
       char tmp[4200];
       FILE *f = json_open(tmp, sizeof tmp);
-      fprintf(f, "{\n  \"base\": ");
-      json_string(f, b->path);
-      fprintf(f, ",\n  \"new\": ");
-      json_string(f, n->path);
+      json_head(f, b, n);
       fprintf(f, ",\n  \"kind\": \"%s\",\n  \"events\": [", b->cachegrind ?
               "cachegrind" : "callgrind");
       for (e = 0; e < d.n_ev; e++) {
@@ -921,7 +909,7 @@ static int diff_heap(Side *b, Side *n)
             sites = realloc(sites, (n_sites + 1) * sizeof *sites);
             if (sites == NULL)
                usage_error("out of memory", "");
-            sites[i].site = xstrdup(t);
+            sites[i].site = pf_xstrdup(t);
             sites[i].bytes[0] = sites[i].bytes[1] = 0;
             n_sites++;
          }
@@ -959,10 +947,7 @@ static int diff_heap(Side *b, Side *n)
    if (opt.json) {
       char tmp[4200];
       FILE *f = json_open(tmp, sizeof tmp);
-      fprintf(f, "{\n  \"base\": ");
-      json_string(f, b->path);
-      fprintf(f, ",\n  \"new\": ");
-      json_string(f, n->path);
+      json_head(f, b, n);
       fprintf(f, ",\n  \"kind\": \"massif\",\n  \"peak\": ");
       json_change(f, total[0], total[1]);
       fprintf(f, ",\n  \"peak_time\": {\"base\": %llu, \"new\": %llu},\n"
@@ -1021,26 +1006,15 @@ typedef struct {
 static int write_diff_page(xmlTextWriterPtr w, const void *ctx)
 {
    const DiffPage *d = ctx;
-   char buf[8400], a[40], b[40], c[40], p[40];
+   char buf[8400], title[8400], a[40], b[40], c[40], p[40];
    int rc = 0;
-   rc |= xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0;
-   rc |= xmlTextWriterWriteDTD(w, BAD_CAST "html", NULL, NULL, NULL) < 0;
-   rc |= xmlTextWriterStartElement(w, BAD_CAST "html") < 0;
-   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "xmlns",
-                                     BAD_CAST "http://www.w3.org/1999/xhtml") < 0;
-   rc |= xmlTextWriterStartElement(w, BAD_CAST "head") < 0;
-   rc |= xmlTextWriterStartElement(w, BAD_CAST "meta") < 0;
-   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "charset", BAD_CAST "utf-8") < 0;
-   rc |= xmlTextWriterEndElement(w) < 0;
    snprintf(buf, sizeof buf, "profdiff: %s -> %s", opt.files[0], opt.files[1]);
-   rc |= pf_el(w, "title", NULL, pf_clean(buf, buf, sizeof buf));
+   pf_clean(buf, title, sizeof title);
+   rc |= pf_page_start(w, title);
    rc |= pf_el(w, "style", NULL, "body { font-family: Verdana, sans-serif; "
                "margin: 1em 2em; color: #222; } h1 { font-size: 1.4em; } "
                "h2 { font-size: 1.15em; } p.about { color: #555; }");
-   rc |= xmlTextWriterEndElement(w) < 0;             /* head */
-   rc |= xmlTextWriterStartElement(w, BAD_CAST "body") < 0;
-   snprintf(buf, sizeof buf, "profdiff: %s -> %s", opt.files[0], opt.files[1]);
-   rc |= pf_el(w, "h1", NULL, pf_clean(buf, buf, sizeof buf));
+   rc |= pf_page_body(w, title);
    snprintf(buf, sizeof buf, "%s: BASE %s, NEW %s, change %s (%s).", d->unit,
             commas(d->total[0], a, sizeof a), commas(d->total[1], b, sizeof b),
             signed_commas((double)d->total[1] - (double)d->total[0], c, sizeof c),
@@ -1075,9 +1049,7 @@ static int write_diff_page(xmlTextWriterPtr w, const void *ctx)
       rc |= pf_write_svg(w, &d->r[k], 1200, 0.1, 0) != 0;
       rc |= xmlTextWriterEndElement(w) < 0;
    }
-   rc |= xmlTextWriterEndElement(w) < 0;             /* body */
-   rc |= xmlTextWriterEndElement(w) < 0;             /* html */
-   rc |= xmlTextWriterEndDocument(w) < 0;
+   rc |= pf_page_end(w);
    return rc ? -1 : 0;
 }
 
@@ -1103,7 +1075,7 @@ static void write_html(Side *b, Side *n, const int col[2], const char *unit)
       d.r[k].estimated = side[k]->cg != NULL;
       d.r[k].diff = k + 1;
       snprintf(title, sizeof title, "%s: %s", k ? "BASE" : "NEW", side[k]->path);
-      d.r[k].title = title[0] ? xstrdup(title) : NULL;
+      d.r[k].title = title[0] ? pf_xstrdup(title) : NULL;
    }
    most = annotate(d.r[0].root, d.r[1].root);
    k = (int)annotate(d.r[1].root, d.r[0].root);
@@ -1125,6 +1097,8 @@ int main(int argc, char **argv)
 {
    Side side[2];
    int s;
+   pf_program = "profdiff";
+   pf_fail_status = 2;
    parse_options(argc, argv);
    for (s = 0; s < 2; s++)
       load(&side[s], opt.files[s]);

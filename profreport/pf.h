@@ -23,7 +23,8 @@
                    FILE.stacks), on a heap profile's page;
      pf_out.c      a report written under a temporary name, renamed
                    when whole;
-     pf_index.c    finding an element of a growing array by its key.
+     pf_util.c     memory or exit, finding an element of a growing array
+                   by its key, a parsed file's function by its pointer.
 
    Names shared between the files start with pf_/PF_. */
 
@@ -34,7 +35,20 @@
 
 #include "profreader.h"
 
-/* An index from keys to positions in an array (pf_index.c). */
+/* Memory, or a message and exit(pf_fail_status) (pf_util.c). */
+extern const char *pf_program;      /* "profreport", "profdiff" */
+extern int         pf_fail_status;
+void *pf_xcalloc(size_t n, size_t size);
+void *pf_xrealloc(void *p, size_t n);
+char *pf_xstrdup(const char *s);
+
+/* A parsed Callgrind file's functions by their pointers: fill FN and AT
+   (what the caller numbers it), sort, then find. */
+typedef struct { const PR_Fn *fn; size_t at; } PF_FnAt;
+void   pf_fn_at_sort(PF_FnAt *v, size_t n);
+size_t pf_fn_at(const PF_FnAt *v, size_t n, const PR_Fn *fn);  /* or -1 */
+
+/* An index from keys to positions in an array (pf_util.c). */
 typedef struct { size_t hash, pos; } PF_Slot;   /* pos: index + 1; 0 free */
 typedef struct { PF_Slot *slot; size_t n_slots, n; } PF_Index;
 
@@ -195,6 +209,13 @@ int pf_write_file(const char *out, int (*write)(xmlTextWriterPtr w,
 /* The table of each thread's stack high-water mark and call stack,
    from heapsnap's FILE.stacks M. */
 int pf_write_stacks(xmlTextWriterPtr w, const PR_Massif *m);
+/* A page: its start up to the <style> (pf_page_start; the caller
+   writes its style element), then the body and its <h1> TITLE
+   (pf_page_body), and its end (pf_page_end).  profreport's and
+   profdiff's pages. */
+int pf_page_start(xmlTextWriterPtr w, const char *title);
+int pf_page_body(xmlTextWriterPtr w, const char *title);
+int pf_page_end(xmlTextWriterPtr w);
 /* The page of R. */
 int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
                   double minwidth);

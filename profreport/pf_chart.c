@@ -43,15 +43,6 @@
 #define LEGEND_ROW 16
 #define MAX_SITES 8
 
-static void *xcalloc(size_t n, size_t size)
-{
-   void *p = calloc(n ? n : 1, size);
-   if (p == NULL) {
-      perror("profreport");
-      exit(1);
-   }
-   return p;
-}
 
 /*------------------------------------------------------------*/
 /*--- The figures                                          ---*/
@@ -111,11 +102,7 @@ static size_t find_sites(const PR_Massif *m, Site **sites)
          if (j == n) {
             if (n == cap) {
                cap = cap ? 2 * cap : 64;
-               v = realloc(v, cap * sizeof *v);
-               if (v == NULL) {
-                  perror("profreport");
-                  exit(1);
-               }
+               v = pf_xrealloc(v, cap * sizeof *v);
             }
             v[n].name = name;
             v[n++].most = 0;
@@ -135,8 +122,8 @@ void pf_chart_series(PF_Report *r, const PR_Massif *m)
 {
    size_t n = m->n_snaps, i, k, j, best = 0, n_found;
    Site *found;
-   r->series = xcalloc(n, sizeof *r->series);
-   r->detailed = xcalloc(n, 1);
+   r->series = pf_xcalloc(n, sizeof *r->series);
+   r->detailed = pf_xcalloc(n, 1);
    r->peak = (size_t)-1;
    for (i = 0; i < n; i++) {
       const PR_MsSnapshot *ss = &m->snaps[i];
@@ -158,11 +145,11 @@ void pf_chart_series(PF_Report *r, const PR_Massif *m)
 
    n_found = find_sites(m, &found);
    r->n_sites = n_found < MAX_SITES ? n_found : MAX_SITES;
-   r->sites = xcalloc(r->n_sites, sizeof *r->sites);
+   r->sites = pf_xcalloc(r->n_sites, sizeof *r->sites);
    for (k = 0; k < r->n_sites; k++)
       r->sites[k] = strdup(found[k].name);
    free(found);
-   r->site_bytes = xcalloc(n * r->n_sites, sizeof *r->site_bytes);
+   r->site_bytes = pf_xcalloc(n * r->n_sites, sizeof *r->site_bytes);
    /* Detailed snapshots: their trees' figures. */
    for (i = 0; i < n; i++) {
       const PR_MsSnapshot *ss = &m->snaps[i];

@@ -69,35 +69,8 @@ static const struct { const char *name, *misses, *accesses; } rates[] = {
    { "indirect mispredicted",   "Bim",            "Bi" },
 };
 
-static void *xcalloc(size_t n, size_t size)
-{
-   void *p = calloc(n ? n : 1, size);
-   if (p == NULL) {
-      perror("profreport");
-      exit(1);
-   }
-   return p;
-}
 
-static void *xrealloc(void *p, size_t n)
-{
-   p = realloc(p, n);
-   if (p == NULL) {
-      perror("profreport");
-      exit(1);
-   }
-   return p;
-}
 
-static char *xstrdup(const char *s)
-{
-   char *d = strdup(s ? s : "");
-   if (d == NULL) {
-      perror("profreport");
-      exit(1);
-   }
-   return d;
-}
 
 static int column(const PF_Fns *f, const char *name, size_t len)
 {
@@ -144,14 +117,14 @@ static size_t fn_of(PF_Fns *f, const PR_Fn *fn)
       return i;
    if (f->n_fns == f->cap_fns) {
       f->cap_fns = f->cap_fns ? 2 * f->cap_fns : 256;
-      f->fns = xrealloc(f->fns, f->cap_fns * sizeof *f->fns);
+      f->fns = pf_xrealloc(f->fns, f->cap_fns * sizeof *f->fns);
    }
    g = &f->fns[f->n_fns];
-   g->name = xstrdup(fn->name);
-   g->file = xstrdup(fn->file);
-   g->obj = xstrdup(fn->obj);
-   g->self = xcalloc((size_t)f->n_cols + MAX_DERIVED, sizeof *g->self);
-   g->incl = xcalloc((size_t)f->n_cols + MAX_DERIVED, sizeof *g->incl);
+   g->name = pf_xstrdup(fn->name);
+   g->file = pf_xstrdup(fn->file);
+   g->obj = pf_xstrdup(fn->obj);
+   g->self = pf_xcalloc((size_t)f->n_cols + MAX_DERIVED, sizeof *g->self);
+   g->incl = pf_xcalloc((size_t)f->n_cols + MAX_DERIVED, sizeof *g->incl);
    g->section = 0;
    return f->n_fns++;
 }
@@ -173,43 +146,28 @@ static PF_Arc *arc_of(PF_Fns *f, size_t caller, size_t callee)
    if (i == f->n_arcs) {
       if (f->n_arcs == f->cap_arcs) {
          f->cap_arcs = f->cap_arcs ? 2 * f->cap_arcs : 256;
-         f->arcs = xrealloc(f->arcs, f->cap_arcs * sizeof *f->arcs);
+         f->arcs = pf_xrealloc(f->arcs, f->cap_arcs * sizeof *f->arcs);
       }
       f->arcs[i].caller = caller;
       f->arcs[i].callee = callee;
       f->arcs[i].calls = 0;
-      f->arcs[i].incl = xcalloc((size_t)f->n_events, sizeof (pr_u64));
+      f->arcs[i].incl = pf_xcalloc((size_t)f->n_events, sizeof (pr_u64));
       f->n_arcs++;
    }
    return &f->arcs[i];
 }
 
-/* The file's PR_Fn pointers, to find a call's ends by position. */
-typedef struct { const PR_Fn *fn; size_t at; } FnAt;
-
-static int cmp_fnat(const void *a, const void *b)
-{
-   const PR_Fn *x = ((const FnAt *)a)->fn, *y = ((const FnAt *)b)->fn;
-   return x < y ? -1 : x > y;
-}
-
-static size_t at_of(const FnAt *v, size_t n, const PR_Fn *fn)
-{
-   FnAt key = { fn, 0 };
-   const FnAt *hit = bsearch(&key, v, n, sizeof *v, cmp_fnat);
-   return hit ? hit->at : (size_t)-1;
-}
 
 void pf_fns_add(PF_Fns *f, const PR_Callgrind *p)
 {
-   int *map = xcalloc((size_t)p->n_events, sizeof *map), e;
-   FnAt *at = xcalloc(p->n_fns, sizeof *at);
+   int *map = pf_xcalloc((size_t)p->n_events, sizeof *map), e;
+   PF_FnAt *at = pf_xcalloc(p->n_fns, sizeof *at);
    size_t i, k;
 
    if (f->cols == NULL) {                /* the first file: its events */
-      f->cols = xcalloc((size_t)p->n_events + MAX_DERIVED, sizeof *f->cols);
+      f->cols = pf_xcalloc((size_t)p->n_events + MAX_DERIVED, sizeof *f->cols);
       for (e = 0; e < p->n_events; e++)
-         f->cols[e] = xstrdup(p->events[e]);
+         f->cols[e] = pf_xstrdup(p->events[e]);
       f->n_cols = f->n_events = p->n_events;
       f->xtree = column(f, "curB", 4) >= 0 && column(f, "totB", 4) >= 0;
    }
@@ -223,11 +181,11 @@ void pf_fns_add(PF_Fns *f, const PR_Callgrind *p)
       at[i].fn = p->fns[i];
       at[i].at = g;
    }
-   qsort(at, p->n_fns, sizeof *at, cmp_fnat);
+   pf_fn_at_sort(at, p->n_fns);
    for (k = 0; k < p->n_calls; k++) {
       const PR_Call *c = &p->calls[k];
-      size_t from = at_of(at, p->n_fns, c->caller);
-      size_t to = at_of(at, p->n_fns, c->callee);
+      size_t from = pf_fn_at(at, p->n_fns, c->caller);
+      size_t to = pf_fn_at(at, p->n_fns, c->callee);
       PF_Arc *a;
       if (from == (size_t)-1 || to == (size_t)-1)
          continue;
@@ -300,7 +258,7 @@ void pf_fns_finish(PF_Fns *f)
 {
    size_t i, k;
    int e, d, first;
-   f->total = xcalloc((size_t)f->n_cols + MAX_DERIVED, sizeof *f->total);
+   f->total = pf_xcalloc((size_t)f->n_cols + MAX_DERIVED, sizeof *f->total);
    for (i = 0; i < f->n_fns; i++) {
       memcpy(f->fns[i].incl, f->fns[i].self,
              (size_t)f->n_events * sizeof *f->fns[i].incl);
@@ -318,7 +276,7 @@ void pf_fns_finish(PF_Fns *f)
    for (k = 0; k < sizeof derived / sizeof derived[0]; k++)
       if (column(f, derived[k].name, strlen(derived[k].name)) < 0 &&
           derivable(f, derived[k].terms))
-         f->cols[f->n_cols++] = xstrdup(derived[k].name);
+         f->cols[f->n_cols++] = pf_xstrdup(derived[k].name);
    for (d = first; d < f->n_cols; d++) {
       const char *terms = NULL;
       for (k = 0; k < sizeof derived / sizeof derived[0]; k++)
@@ -579,7 +537,7 @@ static int arcs(xmlTextWriterPtr w, const PF_Fns *f, size_t i, int who,
 int pf_write_fns(xmlTextWriterPtr w, PF_Fns *f)
 {
    struct { const char *title, *event, *none; int incl; } views[3];
-   size_t *order = xcalloc(f->n_fns > f->n_arcs ? f->n_fns : f->n_arcs,
+   size_t *order = pf_xcalloc(f->n_fns > f->n_arcs ? f->n_fns : f->n_arcs,
                            sizeof *order);
    size_t i;
    char titles[3][300];

@@ -39,15 +39,6 @@ typedef struct {
    PF_Index index;
 } Rows;
 
-static void *xrealloc(void *p, size_t n)
-{
-   p = realloc(p, n);
-   if (p == NULL) {
-      perror("profreport");
-      exit(1);
-   }
-   return p;
-}
 
 typedef struct { const Rows *t; const char *name; } RowKey;
 
@@ -65,7 +56,7 @@ static Row *row_of(Rows *t, const char *name)
    if (i == t->n) {
       if (t->n == t->cap) {
          t->cap = t->cap ? 2 * t->cap : 64;
-         t->rows = xrealloc(t->rows, t->cap * sizeof *t->rows);
+         t->rows = pf_xrealloc(t->rows, t->cap * sizeof *t->rows);
       }
       t->rows[i].name = name;
       t->rows[i].self = t->rows[i].total = 0;
@@ -111,6 +102,37 @@ int pf_el(xmlTextWriterPtr w, const char *name, const char *cls,
    return rc;
 }
 
+int pf_page_start(xmlTextWriterPtr w, const char *title)
+{
+   int rc = xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0;
+   rc |= xmlTextWriterWriteDTD(w, BAD_CAST "html", NULL, NULL, NULL) < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "html") < 0;
+   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "xmlns",
+                                     BAD_CAST "http://www.w3.org/1999/xhtml") < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "head") < 0;
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "meta") < 0;
+   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "charset", BAD_CAST "utf-8") < 0;
+   rc |= xmlTextWriterEndElement(w) < 0;
+   rc |= pf_el(w, "title", NULL, title);
+   return rc;
+}
+
+int pf_page_body(xmlTextWriterPtr w, const char *title)
+{
+   int rc = xmlTextWriterEndElement(w) < 0;         /* head */
+   rc |= xmlTextWriterStartElement(w, BAD_CAST "body") < 0;
+   rc |= pf_el(w, "h1", NULL, title);
+   return rc;
+}
+
+int pf_page_end(xmlTextWriterPtr w)
+{
+   int rc = xmlTextWriterEndElement(w) < 0;         /* body */
+   rc |= xmlTextWriterEndElement(w) < 0;            /* html */
+   rc |= xmlTextWriterEndDocument(w) < 0;
+   return rc;
+}
+
 int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
                   double minwidth)
 {
@@ -121,16 +143,7 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
    size_t i;
    int rc = 0;
 
-   rc |= xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0;
-   rc |= xmlTextWriterWriteDTD(w, BAD_CAST "html", NULL, NULL, NULL) < 0;
-   rc |= xmlTextWriterStartElement(w, BAD_CAST "html") < 0;
-   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "xmlns",
-                                     BAD_CAST "http://www.w3.org/1999/xhtml") < 0;
-   rc |= xmlTextWriterStartElement(w, BAD_CAST "head") < 0;
-   rc |= xmlTextWriterStartElement(w, BAD_CAST "meta") < 0;
-   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "charset", BAD_CAST "utf-8") < 0;
-   rc |= xmlTextWriterEndElement(w) < 0;
-   rc |= pf_el(w, "title", NULL, pf_clean(r->title, buf, sizeof buf));
+   rc |= pf_page_start(w, pf_clean(r->title, buf, sizeof buf));
    rc |= pf_el(w, "style", NULL,
             "body { font-family: Verdana, sans-serif; margin: 1em 2em; "
             "color: #222; }\n"
@@ -158,9 +171,7 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
             "table.stacks td, table.stacks th { padding: 2px 8px; "
             "border-bottom: 1px solid #ddd; vertical-align: top; }\n"
             "ol.frames { margin: 0; padding-left: 1.5em; }\n");
-   rc |= xmlTextWriterEndElement(w) < 0;            /* head */
-   rc |= xmlTextWriterStartElement(w, BAD_CAST "body") < 0;
-   rc |= pf_el(w, "h1", NULL, pf_clean(r->title, buf, sizeof buf));
+   rc |= pf_page_body(w, pf_clean(r->title, buf, sizeof buf));
 
    pf_commas(r->root->total, a, sizeof a);
    snprintf(buf, sizeof buf, "From %s. Total: %s %s.%s", r->source, a,
@@ -233,9 +244,7 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
    }
    rc |= xmlTextWriterEndElement(w) < 0;            /* table */
 done:
-   rc |= xmlTextWriterEndElement(w) < 0;            /* body */
-   rc |= xmlTextWriterEndElement(w) < 0;            /* html */
-   rc |= xmlTextWriterEndDocument(w) < 0;
+   rc |= pf_page_end(w);
    free(t.rows);
    pf_index_free(&t.index);
    return rc ? -1 : 0;

@@ -41,14 +41,10 @@ static int cmp_mark(const void *a, const void *b)
 
 int pf_write_stacks(xmlTextWriterPtr w, const PR_Massif *m)
 {
-   const PR_MsSnapshot **v = calloc(m->n_snaps ? m->n_snaps : 1, sizeof *v);
+   const PR_MsSnapshot **v = pf_xcalloc(m->n_snaps, sizeof *v);
    size_t i, k, n = 0;
    char buf[4096], a[40];
    int rc = 0;
-   if (v == NULL) {
-      perror("profreport");
-      exit(1);
-   }
    for (i = 0; i < m->n_snaps; i++)
       if (m->snaps[i].n_nodes > 0)
          v[n++] = &m->snaps[i];

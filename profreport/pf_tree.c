@@ -32,24 +32,11 @@
 
 #include "pf.h"
 
-static void *xcalloc(size_t n, size_t size)
-{
-   void *p = calloc(n ? n : 1, size);
-   if (p == NULL) {
-      perror("profreport");
-      exit(1);
-   }
-   return p;
-}
 
 PF_Node *pf_node_new(const char *name)
 {
-   PF_Node *n = xcalloc(1, sizeof *n);
-   n->name = strdup(name);
-   if (n->name == NULL) {
-      perror("profreport");
-      exit(1);
-   }
+   PF_Node *n = pf_xcalloc(1, sizeof *n);
+   n->name = pf_xstrdup(name);
    return n;
 }
 
@@ -92,7 +79,7 @@ void pf_sort(PF_Node *n)
    PF_Node **v, *c;
    unsigned i = 0;
    if (n->n_children > 1) {
-      v = xcalloc(n->n_children, sizeof *v);
+      v = pf_xcalloc(n->n_children, sizeof *v);
       for (c = n->child; c; c = c->next)
          v[i++] = c;
       qsort(v, i, sizeof *v, cmp_node);
@@ -158,21 +145,6 @@ typedef struct {
    double  floor;      /* shares below this end the path */
 } Graph;
 
-/* A function's index: the file's functions sorted by address, searched. */
-typedef struct { const PR_Fn *fn; size_t i; } FnAt;
-
-static int cmp_fnat(const void *a, const void *b)
-{
-   const PR_Fn *x = ((const FnAt *)a)->fn, *y = ((const FnAt *)b)->fn;
-   return x < y ? -1 : x > y;
-}
-
-static size_t fn_index(const FnAt *v, size_t n, const PR_Fn *f)
-{
-   FnAt key = { f, 0 };
-   const FnAt *hit = bsearch(&key, v, n, sizeof *v, cmp_fnat);
-   return hit ? hit->i : (size_t)-1;
-}
 
 static int cmp_call(const void *a, const void *b)
 {
@@ -200,7 +172,7 @@ static PF_Node *fn_child(PF_Node *n, const PR_Fn *fn)
    if (c->where == NULL && ((fn->file && fn->file[0]) || (fn->obj && fn->obj[0]))) {
       const char *file = fn->file ? fn->file : "", *obj = fn->obj ? fn->obj : "";
       size_t len = strlen(file) + strlen(obj) + 3;
-      c->where = xcalloc(len, 1);
+      c->where = pf_xcalloc(len, 1);
       snprintf(c->where, len, "%s%s%s", file, file[0] && obj[0] ? ", " : "",
                obj);
    }
@@ -232,7 +204,7 @@ static void grow(PF_Node *n, Graph *g, size_t f, double share,
 int pf_add_callgrind(PF_Node *root, const PR_Callgrind *p, int event)
 {
    Graph g;
-   FnAt *at;
+   PF_FnAt *at;
    size_t i, *order, k;
    double all = 0;
    int roots = 0;
@@ -241,25 +213,25 @@ int pf_add_callgrind(PF_Node *root, const PR_Callgrind *p, int event)
       return -1;
    memset(&g, 0, sizeof g);
    g.n_fns = p->n_fns;
-   g.fns = xcalloc(g.n_fns, sizeof *g.fns);
-   at = xcalloc(g.n_fns, sizeof *at);
+   g.fns = pf_xcalloc(g.n_fns, sizeof *g.fns);
+   at = pf_xcalloc(g.n_fns, sizeof *at);
    for (i = 0; i < g.n_fns; i++) {
       g.fns[i].fn = p->fns[i];
       g.fns[i].self = (double)p->fns[i]->self[event];
       all += g.fns[i].self;
       at[i].fn = p->fns[i];
-      at[i].i = i;
+      at[i].at = i;
    }
-   qsort(at, g.n_fns, sizeof *at, cmp_fnat);
+   pf_fn_at_sort(at, g.n_fns);
    /* Arcs by caller, then callee: merged per (caller, callee). */
-   order = xcalloc(p->n_calls * 3, sizeof *order);
+   order = pf_xcalloc(p->n_calls * 3, sizeof *order);
    for (k = 0; k < p->n_calls; k++) {
-      order[3 * k] = fn_index(at, g.n_fns, p->calls[k].caller);
-      order[3 * k + 1] = fn_index(at, g.n_fns, p->calls[k].callee);
+      order[3 * k] = pf_fn_at(at, g.n_fns, p->calls[k].caller);
+      order[3 * k + 1] = pf_fn_at(at, g.n_fns, p->calls[k].callee);
       order[3 * k + 2] = k;
    }
    qsort(order, p->n_calls, 3 * sizeof *order, cmp_call);
-   g.arcs = xcalloc(p->n_calls, sizeof *g.arcs);
+   g.arcs = pf_xcalloc(p->n_calls, sizeof *g.arcs);
    for (k = 0; k < p->n_calls; k++) {
       size_t from = order[3 * k], to = order[3 * k + 1];
       double incl = (double)p->calls[order[3 * k + 2]].incl[event];

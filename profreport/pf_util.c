@@ -1,7 +1,16 @@
-/* pf_index.c: finding an element of a growing array by its key.
+/* pf_util.c: what every file of the report library needs.
 
    Copyright (C) 2026 The heapsnap/callprof developers.
    SPDX-License-Identifier: GPL-2.0-or-later
+
+   Memory that ends the program when there is none (a report half built
+   is no use): pf_xcalloc, pf_xrealloc, pf_xstrdup, which say so with the
+   program's name and exit with its status for an error (pf_program,
+   pf_fail_status: profreport's 1, profdiff's 2).
+
+   A function of a parsed Callgrind file found by its PR_Fn pointer
+   (call arcs name their ends so): PF_FnAt, sorted by pointer and
+   searched.
 
    The tables of a report (the top frames, the functions of a call
    profile, their call arcs) are arrays that grow as the input is read,
@@ -17,6 +26,58 @@
 #include <string.h>
 
 #include "pf.h"
+
+const char *pf_program = "profreport";
+int pf_fail_status = 1;
+
+static void out_of_memory(void)
+{
+   fprintf(stderr, "%s: out of memory\n", pf_program);
+   exit(pf_fail_status);
+}
+
+void *pf_xcalloc(size_t n, size_t size)
+{
+   void *p = calloc(n ? n : 1, size ? size : 1);
+   if (p == NULL)
+      out_of_memory();
+   return p;
+}
+
+void *pf_xrealloc(void *p, size_t n)
+{
+   p = realloc(p, n ? n : 1);
+   if (p == NULL)
+      out_of_memory();
+   return p;
+}
+
+char *pf_xstrdup(const char *s)
+{
+   char *d = strdup(s ? s : "");
+   if (d == NULL)
+      out_of_memory();
+   return d;
+}
+
+static int cmp_fnat(const void *a, const void *b)
+{
+   const PR_Fn *x = ((const PF_FnAt *)a)->fn, *y = ((const PF_FnAt *)b)->fn;
+   return x < y ? -1 : x > y;
+}
+
+void pf_fn_at_sort(PF_FnAt *v, size_t n)
+{
+   if (n)
+      qsort(v, n, sizeof *v, cmp_fnat);
+}
+
+size_t pf_fn_at(const PF_FnAt *v, size_t n, const PR_Fn *fn)
+{
+   PF_FnAt key = { fn, 0 };
+   const PF_FnAt *hit = n ? bsearch(&key, v, n, sizeof *v, cmp_fnat) : NULL;
+   return hit ? hit->at : (size_t)-1;
+}
 
 size_t pf_hash(const void *key, size_t len, size_t h)
 {
@@ -39,11 +100,7 @@ size_t pf_index_find(PF_Index *x, size_t h,
    if (2 * (x->n + 1) > x->n_slots) {            /* grow and rehash */
       size_t k, n = x->n_slots ? 2 * x->n_slots : 256;
       PF_Slot *old = x->slot;
-      x->slot = calloc(n, sizeof *x->slot);
-      if (x->slot == NULL) {
-         perror("profreport");
-         exit(1);
-      }
+      x->slot = pf_xcalloc(n, sizeof *x->slot);
       for (k = 0; k < x->n_slots; k++) {
          if (old[k].pos == 0)
             continue;
