@@ -7,6 +7,8 @@
      profreport.c  the command line: read the files (include/profreader.h),
                    build one frame tree, write the report whole or not at
                    all;
+     pf_read.c     one input file, a chunk at a time: a big Callgrind
+                   file is never held whole;
      pf_tree.c     the frame tree (a flame graph's model) and how each
                    kind of input becomes one: folded stacks exactly, a
                    call graph by estimate, a heap tree at its peak;
@@ -25,6 +27,21 @@
 #include <libxml/xmlwriter.h>
 
 #include "profreader.h"
+
+/* One input file (pf_read.c): its kind and, for a Callgrind-format
+   file, its call graph, read a chunk at a time (PR_CG_CALL_GRAPH), or
+   for any other kind its whole text (DATA, NUL-terminated, LEN bytes),
+   to be freed by the caller.  0, or -1 with ERR set: the file cannot be
+   read, or is a bad Callgrind-format file.  A read that takes over a
+   second shows its progress on stderr. */
+typedef struct {
+   PR_Format     kind;
+   PR_Callgrind *cg;
+   char         *data;
+   size_t        len;
+} PF_Input;
+
+int pf_read(const char *path, PF_Input *in, PR_Error *err);
 
 /* A frame of the flame graph: a name on one path from the root.  TOTAL
    is the cost of the path (the frame's width), SELF the part not in any

@@ -163,12 +163,15 @@ int main(int argc, char **argv)
    r.root = pf_node_new("all");
    for (i = 0; i < n_files; i++) {
       PR_Error err = { 0, "" };
+      PF_Input in;
       size_t len;
-      char *data = pr_slurp(files[i], &len, &err);
+      char *data;
       PR_Format k;
-      if (data == NULL)
+      if (pf_read(files[i], &in, &err) != 0)
          fail(err.text);
-      k = pr_detect(data, len);
+      data = in.data;
+      len = in.len;
+      k = in.kind;
       if (k == PR_UNKNOWN) {
          snprintf(msg, sizeof msg, "%.1000s: not a Callgrind, Massif or "
                   "folded-stacks file", files[i]);
@@ -189,7 +192,7 @@ int main(int argc, char **argv)
          r.source = "folded stacks";
          r.unit = "samples";
       } else if (k == PR_CALLGRIND) {
-         PR_Callgrind *p = pr_cg_parse(data, len, files[i], &err);
+         PR_Callgrind *p = in.cg;      /* its call graph, read by pf_read */
          int ev;
          if (p == NULL)
             fail(err.text);
