@@ -60,6 +60,7 @@
    with the number of functions and arcs, not with the file. */
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,8 +404,9 @@ static int numbers_line(Reader *r, const char *s, size_t len)
    if (!parse_costs(r, s, end))
       return 0;
    if (r->next == NEXT_CALL) {
-      struct { PR_Fn *caller; const char *file; PR_Pos pos;
-               PR_Fn *callee; } key;
+      /* (caller, callee, site); a call graph's key ends at the callee. */
+      struct CallKey { PR_Fn *caller, *callee; const char *file;
+                       PR_Pos pos; } key;
       memset(&key, 0, sizeof key);
       key.caller = r->fn;
       key.callee = r->cfn;
@@ -412,8 +414,10 @@ static int numbers_line(Reader *r, const char *s, size_t len)
          key.file = r->fi;
          key.pos = pos;
       }
-      i = entry(&x->calls, &key, sizeof key, &p->calls, &p->n_calls,
-                &x->cap_calls, sizeof *p->calls, &fresh);
+      i = entry(&x->calls, &key, r->flags & PR_CG_CALL_GRAPH ?
+                offsetof(struct CallKey, file) : sizeof key,
+                &p->calls, &p->n_calls, &x->cap_calls, sizeof *p->calls,
+                &fresh);
       if (fresh) {
          p->calls[i].caller = r->fn;
          p->calls[i].file = key.file;
