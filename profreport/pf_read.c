@@ -14,9 +14,11 @@
    callee).  Heap profiles and folded stacks are small and read whole.
 
    A read that takes over a second says how far it is on stderr:
-   "profreport: cp.out: 45% (760 MB of 1.7 GB)", rewritten in place with
-   \r on a terminal, a line every 5 seconds otherwise; a quick read says
-   nothing, so that a test's stderr stays clean. */
+   "profreport: cp.out: 45% (760 MB of 1.7 GB)" ("760 MB read" from a
+   pipe), rewritten in place with \r on a terminal (a space after it
+   covers the one character by which "10 MB" is shorter than "9.9 MB"),
+   a line every 5 seconds otherwise; a quick read says nothing, so that
+   a test's stderr stays clean. */
 
 #include <errno.h>
 #include <stdio.h>
@@ -72,10 +74,10 @@ static void show(Progress *pg, pr_u64 done, int last)
               pg->tty ? "\r" : "", pg->path,
               (int)(done >= pg->size ? 100 : 100.0 * (double)done /
                                              (double)pg->size),
-              a, b, pg->tty ? "" : "\n");
+              a, b, pg->tty ? " " : "\n");
    } else
       fprintf(stderr, "%sprofreport: %s: %s read%s", pg->tty ? "\r" : "",
-              pg->path, a, pg->tty ? "" : "\n");
+              pg->path, a, pg->tty ? " " : "\n");
    if (last && pg->tty)
       fputc('\n', stderr);
 }
