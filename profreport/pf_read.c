@@ -36,6 +36,7 @@ typedef struct {
    const char *path;
    pr_u64      size;            /* 0: not known (a pipe) */
    double      start, last;     /* seconds */
+   pr_u64      said;            /* the amount last shown */
    int         tty, shown;
 } Progress;
 
@@ -63,9 +64,13 @@ static void show(Progress *pg, pr_u64 done, int last)
    char a[32], b[32];
    if (!last && (t < 1 || (pg->shown && t - pg->last < (pg->tty ? 0.2 : 5))))
       return;
-   if (last && !pg->shown)
+   if (last && (!pg->shown || done == pg->said)) {
+      if (pg->shown && pg->tty)
+         fputc('\n', stderr);
       return;
+   }
    pg->shown = 1;
+   pg->said = done;
    pg->last = t;
    amount(done, a, sizeof a);
    if (pg->size > 0) {
