@@ -130,6 +130,8 @@ static void conflict(Reader *r, const char *fmt, ...)
    char msg[1024];
    int n = snprintf(msg, sizeof msg, "%s:%zu: ", r->name, r->lineno);
    va_list ap;
+   if (n < 0 || (size_t)n >= sizeof msg)     /* a very long file name */
+      n = (int)sizeof msg - 1;
    va_start(ap, fmt);
    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
    va_end(ap);
@@ -610,8 +612,15 @@ static int line(Reader *r, const char *s, size_t len)
       return r->fi != NULL;
    }
    if (VALUE("fn=")) {
-      const char *fl = r->fl ? r->fl : pr_intern(&r->p->index->pool, "", 0);
-      const char *ob = r->ob ? r->ob : pr_intern(&r->p->index->pool, "", 0);
+      const char *fl;
+      const char *ob;
+      if (!r->have_events) {
+         /* A function's self costs are as many as the events. */
+         fail(r, "fn= before the events: line");
+         return 0;
+      }
+      fl = r->fl ? r->fl : pr_intern(&r->p->index->pool, "", 0);
+      ob = r->ob ? r->ob : pr_intern(&r->p->index->pool, "", 0);
       r->fi = r->fl = fl;
       r->ob = ob;
       r->fn = fn_of(r, v, vl, fl, ob);
@@ -684,7 +693,11 @@ static int line(Reader *r, const char *s, size_t len)
    }
    if (VALUE("jfn=")) {
       const char *file = r->jfi ? r->jfi : r->fi;
-      return r->fn != NULL && fn_of(r, v, vl, file, r->ob) != NULL;
+      if (r->fn == NULL) {
+         fail(r, "jfn= before any fn= line");
+         return 0;
+      }
+      return fn_of(r, v, vl, file, r->ob) != NULL;
    }
    if (VALUE("events:")) {
       maybe_new_part(r);

@@ -29,7 +29,9 @@
    "nN:" is the number of children that follow at the next level.  The
    reader checks that the counts and the indentation agree: a tree whose
    counts are off is shown wrong by ms_print and rejected by
-   massif-visualizer, so it is an error here. */
+   massif-visualizer, so it is an error here.  So is a snapshot with two
+   heap_tree= lines, or a detailed or peak one without its tree: either
+   leaves a snapshot whose kind and tree disagree. */
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,7 @@ typedef struct {
    unsigned   *left;
    size_t      n_left, cap_left;
    int         in_tree;
+   int         kind_seen;      /* this snapshot's heap_tree= was read */
 } Reader;
 
 static int fail(Reader *r, const char *what)
@@ -66,6 +69,8 @@ static int field(Reader *r, const char *s, size_t len, const char *key,
 static int tree_done(Reader *r)
 {
    size_t i;
+   if (r->m->snaps[r->m->n_snaps - 1].n_nodes == 0)
+      return fail(r, "heap_tree=detailed or peak without its tree");
    for (i = 0; i < r->n_left; i++)
       if (r->left[i] != 0)
          return fail(r, "a heap tree has fewer nodes than its counts say");
@@ -171,6 +176,7 @@ static int line(Reader *r, const char *s, size_t len)
       memset(sn, 0, sizeof *sn);
       sn->num = (long)v;
       r->cap_nodes = 0;
+      r->kind_seen = 0;
       return 1;
    }
    if (sn == NULL)
@@ -186,6 +192,9 @@ static int line(Reader *r, const char *s, size_t len)
    if (pr_starts(s, len, "heap_tree=")) {
       const char *v = s + 10;
       size_t vl = len - 10;
+      if (r->kind_seen)
+         return fail(r, "a second heap_tree= in one snapshot");
+      r->kind_seen = 1;
       if (vl == 5 && memcmp(v, "empty", 5) == 0)
          sn->kind = PR_TREE_EMPTY;
       else if (vl == 8 && memcmp(v, "detailed", 8) == 0)
@@ -217,12 +226,10 @@ PR_Massif *pr_ms_parse(const char *data, size_t len, const char *name,
    r.cur.end = data + len;
    while (ok && pr_next_line(&r.cur, &s, &n))
       ok = line(&r, s, n);
+   if (ok && r.in_tree && r.m->snaps[r.m->n_snaps - 1].n_nodes == 0)
+      ok = fail(&r, "the file ends before the last heap tree");
    if (ok && r.in_tree)
       ok = tree_done(&r);
-   if (ok && r.m->n_snaps > 0 &&
-       r.m->snaps[r.m->n_snaps - 1].kind != PR_TREE_EMPTY &&
-       r.m->snaps[r.m->n_snaps - 1].n_nodes == 0)
-      ok = fail(&r, "the file ends before the last heap tree");
    if (ok && (r.m->time_unit == NULL || r.m->n_snaps == 0))
       ok = fail(&r, "no time_unit: or no snapshot (not a Massif-format file?)");
    free(r.left);

@@ -17,7 +17,13 @@
      pf_html.c     the page: title, totals, the flame graph, the table of
                    the top frames;
      pf_chart.c    a heap profile's memory over time, a stacked area
-                   chart.
+                   chart;
+     pf_fns.c      a call profile's functions: self and inclusive cost of
+                   every event and the derived ones, callers and callees,
+                   and their tables in the page;
+     pf_stacks.c   each thread's stack high-water mark (heapsnap's
+                   FILE.stacks), on a heap profile's page;
+     pf_index.c    finding an element of a growing array by its key.
 
    Names shared between the files start with pf_/PF_. */
 
@@ -30,24 +36,44 @@
 
 /* One input file (pf_read.c): its kind and, for a Callgrind-format
    file, its call graph, read a chunk at a time (PR_CG_CALL_GRAPH), or
-   for any other kind its whole text (DATA, NUL-terminated, LEN bytes),
-   to be freed by the caller.  0, or -1 with ERR set: the file cannot be
-   read, or is a bad Callgrind-format file.  A read that takes over a
-   second shows its progress on stderr. */
+   for any other kind its whole text (DATA, NUL-terminated), to be freed
+   by the caller; for every kind its length, its number of lines (a last
+   line without its end counted) and its last byte (0 if empty), so that
+   a file cut short is seen without its text.  0, or -1 with ERR set:
+   the file cannot be read, or is a bad Callgrind-format file.  A read
+   that takes over a second shows its progress on stderr. */
 typedef struct {
    PR_Format     kind;
    PR_Callgrind *cg;
    char         *data;
-   size_t        len;
+   size_t        len, lines;
+   int           last;
 } PF_Input;
 
 int pf_read(const char *path, PF_Input *in, PR_Error *err);
+
+/* An index from keys to positions in an array (pf_index.c). */
+typedef struct { size_t hash, pos; } PF_Slot;   /* pos: index + 1; 0 free */
+typedef struct { PF_Slot *slot; size_t n_slots, n; } PF_Index;
+
+/* A hash of LEN bytes at KEY, continuing H (0 to start). */
+size_t pf_hash(const void *key, size_t len, size_t h);
+/* The position of the element whose key hashes to H and for which
+   SAME(CTX, position) is true; if there is none, NEW_INDEX is recorded
+   as that key's position and returned (the caller then puts the element
+   there). */
+size_t pf_index_find(PF_Index *x, size_t h,
+                     int (*same)(const void *ctx, size_t i),
+                     const void *ctx, size_t new_index);
+void   pf_index_free(PF_Index *x);
 
 /* A frame of the flame graph: a name on one path from the root.  TOTAL
    is the cost of the path (the frame's width), SELF the part not in any
    child. */
 typedef struct PF_Node {
    char           *name;
+   char           *where;          /* "file, object" of a call graph's
+                                      function, or NULL */
    pr_u64          total, self;
    struct PF_Node *child, *next;   /* first child; next sibling */
    unsigned        n_children;
@@ -58,6 +84,53 @@ typedef struct PF_Node {
 typedef struct {
    pr_u64 time, heap, extra, stacks;
 } PF_Point;
+
+/* A call profile's function, its costs summed over the files read:
+   SELF and INCL have a column for every event of the table
+   (PF_Fns.cols).  Inclusive is self plus the inclusive cost of the calls
+   to other functions, as callgrind_annotate --inclusive=yes and
+   KCachegrind count it. */
+typedef struct {
+   char   *name, *file, *obj;
+   pr_u64 *self, *incl;
+   int     section;               /* has its callers/callees on the page */
+} PF_Fn;
+
+typedef struct {                  /* the calls from one function to another */
+   size_t  caller, callee;        /* into PF_Fns.fns */
+   pr_u64  calls;
+   pr_u64 *incl;                  /* PF_Fns.cols columns */
+} PF_Arc;
+
+typedef struct {
+   /* Columns: the first file's events (cols[0..n_events-1]), then the
+      derived ones KCachegrind adds where their terms are there (L1m,
+      LLm, Bm, CEst...). */
+   char   **cols;
+   int      n_cols, n_events;
+   int      sort_col;             /* the report's event */
+   int      xtree;                /* an xtree memory file: curB, totB... */
+   int      has_calls;            /* any call arc (not a Cachegrind file) */
+   pr_u64  *total;                /* self cost summed, per column */
+   PF_Fn   *fns;   size_t n_fns, cap_fns;
+   PF_Arc  *arcs;  size_t n_arcs, cap_arcs;
+   PF_Index fn_index, arc_index;
+} PF_Fns;
+
+/* Add the functions and arcs of P to FNS (the first file sets the
+   events; later files' events are matched by name, others left out). */
+void pf_fns_add(PF_Fns *fns, const PR_Callgrind *p);
+/* Inclusive costs and derived columns, once every file is added. */
+void pf_fns_finish(PF_Fns *fns);
+void pf_fns_free(PF_Fns *fns);
+/* The page's sections for FNS: the totals with the miss rates, the top
+   functions by inclusive and by self cost (an xtree file's views
+   instead: most allocations, most bytes, still allocated at exit), and
+   each listed function's callers and callees, linked. */
+int  pf_write_fns(xmlTextWriterPtr w, PF_Fns *fns);
+/* An element NAME of class CLS (or none) holding TEXT. */
+int  pf_el(xmlTextWriterPtr w, const char *name, const char *cls,
+           const char *text);
 
 /* The report's model: the tree and what the page says of it. */
 typedef struct {
@@ -73,6 +146,19 @@ typedef struct {
    PF_Point *series;
    size_t    n_series, peak;
    char     *time_unit;
+   /* Its top allocation sites (the root's children, by their largest
+      size in any detailed snapshot), and each snapshot's bytes of each:
+      site_bytes[snapshot * n_sites + site]; DETAILED[snapshot] says
+      whether that snapshot has a tree (else the figures are
+      interpolated between the nearest snapshots that have one). */
+   char    **sites;
+   size_t    n_sites;
+   pr_u64   *site_bytes;
+   unsigned char *detailed;
+   /* heapsnap's FILE.stacks beside the first heap profile, or NULL. */
+   PR_Massif *stacks;
+   /* A call profile's functions (Callgrind-format input), or NULL. */
+   PF_Fns   *fns;
 } PF_Report;
 
 PF_Node *pf_node_new(const char *name);
@@ -100,10 +186,18 @@ void pf_add_massif(PF_Node *root, const PR_Massif *m, long *snap);
    SVG document when STANDALONE, else the <svg> element of a page. */
 int pf_write_svg(xmlTextWriterPtr w, const PF_Report *r, double width,
                  double minwidth, int standalone);
+/* The chart's figures from a heap profile M: its snapshots, its peak
+   and its top allocation sites. */
+void pf_chart_series(PF_Report *r, const PR_Massif *m);
+void pf_chart_free(PF_Report *r);
 /* A heap profile's memory over time, as massif-visualizer draws it:
-   heap, extra (allocator overhead) and stacks stacked over time, the
-   peak marked, a tooltip per snapshot; an <svg> element of the page. */
+   the top allocation sites, the rest of the heap, extra (allocator
+   overhead) and stacks stacked over time, the peak marked, a tooltip
+   per snapshot, a legend; an <svg> element of the page. */
 int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width);
+/* The table of each thread's stack high-water mark and call stack,
+   from heapsnap's FILE.stacks M. */
+int pf_write_stacks(xmlTextWriterPtr w, const PR_Massif *m);
 /* The page of R. */
 int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
                   double minwidth);

@@ -34,21 +34,10 @@ typedef struct {
 } Row;
 
 typedef struct {
-   Row    *rows;
-   size_t  n, cap;
-   size_t *slot;       /* open addressing: index + 1 into rows; 0 free */
-   size_t  n_slots;    /* a power of two, at least twice n */
+   Row     *rows;
+   size_t   n, cap;
+   PF_Index index;
 } Rows;
-
-static size_t hash(const char *s)
-{
-   size_t h = 14695981039346656037UL;
-   while (*s) {
-      h ^= (unsigned char)*s++;
-      h *= 1099511628211UL;
-   }
-   return h;
-}
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -60,33 +49,29 @@ static void *xrealloc(void *p, size_t n)
    return p;
 }
 
+typedef struct { const Rows *t; const char *name; } RowKey;
+
+static int same_row(const void *ctx, size_t i)
+{
+   const RowKey *k = ctx;
+   return strcmp(k->t->rows[i].name, k->name) == 0;
+}
+
 static Row *row_of(Rows *t, const char *name)
 {
-   size_t i;
-   if (2 * (t->n + 1) > t->n_slots) {            /* grow and rehash */
-      size_t k, n = t->n_slots ? 2 * t->n_slots : 256;
-      t->slot = xrealloc(t->slot, n * sizeof *t->slot);
-      memset(t->slot, 0, n * sizeof *t->slot);
-      t->n_slots = n;
-      for (k = 0; k < t->n; k++) {
-         i = hash(t->rows[k].name) & (n - 1);
-         while (t->slot[i])
-            i = (i + 1) & (n - 1);
-         t->slot[i] = k + 1;
+   RowKey k = { t, name };
+   size_t i = pf_index_find(&t->index, pf_hash(name, strlen(name), 0),
+                            same_row, &k, t->n);
+   if (i == t->n) {
+      if (t->n == t->cap) {
+         t->cap = t->cap ? 2 * t->cap : 64;
+         t->rows = xrealloc(t->rows, t->cap * sizeof *t->rows);
       }
+      t->rows[i].name = name;
+      t->rows[i].self = t->rows[i].total = 0;
+      t->n++;
    }
-   for (i = hash(name) & (t->n_slots - 1); t->slot[i];
-        i = (i + 1) & (t->n_slots - 1))
-      if (strcmp(t->rows[t->slot[i] - 1].name, name) == 0)
-         return &t->rows[t->slot[i] - 1];
-   if (t->n == t->cap) {
-      t->cap = t->cap ? 2 * t->cap : 64;
-      t->rows = xrealloc(t->rows, t->cap * sizeof *t->rows);
-   }
-   t->slot[i] = t->n + 1;
-   t->rows[t->n].name = name;
-   t->rows[t->n].self = t->rows[t->n].total = 0;
-   return &t->rows[t->n++];
+   return &t->rows[i];
 }
 
 static void gather(Rows *t, const PF_Node *n, const PF_Node **path,
@@ -115,9 +100,8 @@ static int cmp_row(const void *a, const void *b)
    return strcmp(x->name, y->name);
 }
 
-/* An element with text. */
-static int el(xmlTextWriterPtr w, const char *name, const char *cls,
-              const char *text)
+int pf_el(xmlTextWriterPtr w, const char *name, const char *cls,
+          const char *text)
 {
    int rc = xmlTextWriterStartElement(w, BAD_CAST name) < 0;
    if (cls)
@@ -130,7 +114,7 @@ static int el(xmlTextWriterPtr w, const char *name, const char *cls,
 int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
                   double minwidth)
 {
-   Rows t = { NULL, 0, 0, NULL, 0 };
+   Rows t = { NULL, 0, 0, { NULL, 0, 0 } };
    const PF_Node *path[1024];
    char buf[8192], a[40];
    const PF_Node *c;
@@ -146,8 +130,8 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
    rc |= xmlTextWriterStartElement(w, BAD_CAST "meta") < 0;
    rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "charset", BAD_CAST "utf-8") < 0;
    rc |= xmlTextWriterEndElement(w) < 0;
-   rc |= el(w, "title", NULL, pf_clean(r->title, buf, sizeof buf));
-   rc |= el(w, "style", NULL,
+   rc |= pf_el(w, "title", NULL, pf_clean(r->title, buf, sizeof buf));
+   rc |= pf_el(w, "style", NULL,
             "body { font-family: Verdana, sans-serif; margin: 1em 2em; "
             "color: #222; }\n"
             "h1 { font-size: 1.4em; } h2 { font-size: 1.15em; }\n"
@@ -156,74 +140,103 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
             "table.top td, table.top th { padding: 2px 10px; "
             "border-bottom: 1px solid #ddd; }\n"
             "table.top td.n { text-align: right; "
-            "font-variant-numeric: tabular-nums; }\n");
+            "font-variant-numeric: tabular-nums; }\n"
+            "table.fns, table.arcs { border-collapse: collapse; "
+            "font-size: 0.85em; }\n"
+            "table.fns td, table.fns th, table.arcs td, table.arcs th "
+            "{ padding: 2px 8px; border-bottom: 1px solid #ddd; }\n"
+            "table.fns th.derived { color: #770; }\n"
+            "td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
+            "td.fn { min-width: 16em; max-width: 40em; overflow-wrap: anywhere; }\n"
+            "span.where { display: block; color: #777; font-size: 0.85em; }\n"
+            "p.where { color: #555; } p.rate { margin: 0.2em 0; }\n"
+            "div.fn { margin: 1em 0 1.5em; } div.fn h3 { font-size: 1em; "
+            "margin-bottom: 0.2em; } div.fn h4 { font-size: 0.9em; "
+            "margin: 0.6em 0 0.2em; }\n"
+            "div.fn:target { background: #fff6d8; }\n"
+            "table.stacks { border-collapse: collapse; font-size: 0.85em; }\n"
+            "table.stacks td, table.stacks th { padding: 2px 8px; "
+            "border-bottom: 1px solid #ddd; vertical-align: top; }\n"
+            "ol.frames { margin: 0; padding-left: 1.5em; }\n");
    rc |= xmlTextWriterEndElement(w) < 0;            /* head */
    rc |= xmlTextWriterStartElement(w, BAD_CAST "body") < 0;
-   rc |= el(w, "h1", NULL, pf_clean(r->title, buf, sizeof buf));
+   rc |= pf_el(w, "h1", NULL, pf_clean(r->title, buf, sizeof buf));
 
    pf_commas(r->root->total, a, sizeof a);
    snprintf(buf, sizeof buf, "From %s. Total: %s %s.%s", r->source, a,
             r->unit, r->estimated ? " The flame graph's widths are "
             "estimated from the call graph: the file has no exact call "
             "paths." : "");
-   rc |= el(w, "p", "about", buf);
+   rc |= pf_el(w, "p", "about", buf);
    for (i = 0; i < r->n_cmds; i++) {
       char cmd[4096];
       snprintf(buf, sizeof buf, "Command: %s",
                pf_clean(r->cmds[i], cmd, sizeof cmd));
-      rc |= el(w, "p", "about", buf);
+      rc |= pf_el(w, "p", "about", buf);
    }
 
    if (r->n_series > 0) {
-      rc |= el(w, "h2", NULL, "Memory over time");
-      rc |= el(w, "p", "about", "Heap (requested bytes), extra (the "
-               "allocator's overhead) and stacks, stacked; the dashed line "
-               "is the peak, whose tree the flame graph below draws.");
+      rc |= pf_el(w, "h2", NULL, "Memory over time");
+      rc |= pf_el(w, "p", "about", "The top allocation sites, the rest of "
+               "the heap (requested bytes), the extra (the allocator's "
+               "overhead) and the stacks, stacked; the dashed line is the "
+               "peak, whose tree the flame graph below draws.  A site's bytes "
+               "between two snapshots with a tree are interpolated.");
       rc |= xmlTextWriterStartElement(w, BAD_CAST "div") < 0;
       rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "chart") < 0;
       rc |= pf_write_chart(w, r, width) != 0;
       rc |= xmlTextWriterEndElement(w) < 0;
-      rc |= el(w, "h2", NULL, "The heap at the peak");
+      if (r->stacks)
+         rc |= pf_write_stacks(w, r->stacks) != 0;
+      rc |= pf_el(w, "h2", NULL, "The heap at the peak");
    }
    rc |= xmlTextWriterStartElement(w, BAD_CAST "div") < 0;
    rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "flame") < 0;
    rc |= pf_write_svg(w, r, width, minwidth, 0) != 0;
    rc |= xmlTextWriterEndElement(w) < 0;
 
-   rc |= el(w, "h2", NULL, "Top frames");
+   if (r->fns) {
+      rc |= pf_write_fns(w, r->fns) != 0;
+      goto done;
+   }
+   /* A heap tree's self bytes are at the allocating functions: the
+      table is of the allocation sites at the peak. */
+   rc |= pf_el(w, "h2", NULL, r->n_series > 0 ? "Allocation sites at the peak"
+                                              : "Top frames");
    for (c = r->root->child; c; c = c->next)
       gather(&t, c, path, 0);
    qsort(t.rows, t.n, sizeof *t.rows, cmp_row);
    rc |= xmlTextWriterStartElement(w, BAD_CAST "table") < 0;
    rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "top") < 0;
    rc |= xmlTextWriterStartElement(w, BAD_CAST "tr") < 0;
-   rc |= el(w, "th", NULL, "name");
+   rc |= pf_el(w, "th", NULL, "name");
    snprintf(buf, sizeof buf, "self (%s)", r->unit);
-   rc |= el(w, "th", NULL, buf);
-   rc |= el(w, "th", NULL, "self %");
+   rc |= pf_el(w, "th", NULL, buf);
+   rc |= pf_el(w, "th", NULL, "self %");
    snprintf(buf, sizeof buf, "total (%s)", r->unit);
-   rc |= el(w, "th", NULL, buf);
-   rc |= el(w, "th", NULL, "total %");
+   rc |= pf_el(w, "th", NULL, buf);
+   rc |= pf_el(w, "th", NULL, "total %");
    rc |= xmlTextWriterEndElement(w) < 0;
    for (i = 0; i < t.n && i < TOP_ROWS; i++) {
       double all = r->root->total ? (double)r->root->total : 1;
       rc |= xmlTextWriterStartElement(w, BAD_CAST "tr") < 0;
-      rc |= el(w, "td", NULL, pf_clean(t.rows[i].name, buf, sizeof buf));
+      rc |= pf_el(w, "td", NULL, pf_clean(t.rows[i].name, buf, sizeof buf));
       pf_commas(t.rows[i].self, a, sizeof a);
-      rc |= el(w, "td", "n", a);
+      rc |= pf_el(w, "td", "n", a);
       snprintf(buf, sizeof buf, "%.2f", 100.0 * t.rows[i].self / all);
-      rc |= el(w, "td", "n", buf);
+      rc |= pf_el(w, "td", "n", buf);
       pf_commas(t.rows[i].total, a, sizeof a);
-      rc |= el(w, "td", "n", a);
+      rc |= pf_el(w, "td", "n", a);
       snprintf(buf, sizeof buf, "%.2f", 100.0 * t.rows[i].total / all);
-      rc |= el(w, "td", "n", buf);
+      rc |= pf_el(w, "td", "n", buf);
       rc |= xmlTextWriterEndElement(w) < 0;
    }
    rc |= xmlTextWriterEndElement(w) < 0;            /* table */
+done:
    rc |= xmlTextWriterEndElement(w) < 0;            /* body */
    rc |= xmlTextWriterEndElement(w) < 0;            /* html */
    rc |= xmlTextWriterEndDocument(w) < 0;
    free(t.rows);
-   free(t.slot);
+   pf_index_free(&t.index);
    return rc ? -1 : 0;
 }

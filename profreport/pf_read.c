@@ -87,12 +87,20 @@ static void show(Progress *pg, pr_u64 done, int last)
       fputc('\n', stderr);
 }
 
-/* Up to SIZE bytes into BUF, fewer only at the end of the file. */
-static size_t fill(FILE *f, char *buf, size_t size)
+/* Up to SIZE bytes into BUF, fewer only at the end of the file; their
+   line ends and the last byte counted into IN. */
+static size_t fill(FILE *f, char *buf, size_t size, PF_Input *in,
+                   size_t *ends)
 {
    size_t n = 0, got;
+   const char *p, *end;
    while (n < size && (got = fread(buf + n, 1, size - n, f)) > 0)
       n += got;
+   for (p = buf, end = buf + n;
+        p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+      (*ends)++;
+   if (n > 0)
+      in->last = (unsigned char)buf[n - 1];
    return n;
 }
 
@@ -108,7 +116,7 @@ int pf_read(const char *path, PF_Input *in, PR_Error *err)
    struct stat st;
    Progress pg;
    char *buf;
-   size_t n, cap = CHUNK + 1;
+   size_t n, cap = CHUNK + 1, ends = 0;
    pr_u64 done;
    int rc = 0;
 
@@ -126,14 +134,14 @@ int pf_read(const char *path, PF_Input *in, PR_Error *err)
       fclose(f);
       return cannot(path, "read", err);
    }
-   n = fill(f, buf, CHUNK);
+   n = fill(f, buf, CHUNK, in, &ends);
    done = n;
    in->kind = pr_detect(buf, n);
    if (in->kind == PR_CALLGRIND) {
       PR_CgStream *s = pr_cg_stream_new(path, PR_CG_CALL_GRAPH, err);
       while (n > 0 && pr_cg_stream_feed(s, buf, n)) {
          show(&pg, done, 0);
-         n = fill(f, buf, CHUNK);
+         n = fill(f, buf, CHUNK, in, &ends);
          done += n;
       }
       if (ferror(f)) {
@@ -156,7 +164,7 @@ int pf_read(const char *path, PF_Input *in, PR_Error *err)
             buf = more;
          }
          show(&pg, done, 0);
-         n = fill(f, buf + done, CHUNK);
+         n = fill(f, buf + done, CHUNK, in, &ends);
          done += n;
       }
       if (ferror(f)) {
@@ -165,10 +173,11 @@ int pf_read(const char *path, PF_Input *in, PR_Error *err)
       } else {
          buf[done] = '\0';
          in->data = buf;
-         in->len = (size_t)done;
-         in->kind = pr_detect(buf, in->len);
+         in->kind = pr_detect(buf, (size_t)done);
       }
    }
+   in->len = (size_t)done;
+   in->lines = ends + (done == 0 || in->last != '\n');
    show(&pg, done, 1);
    fclose(f);
    return rc;

@@ -8,7 +8,9 @@
    16 pixels a frame, a title above, a details line and the search
    result below.  Each frame is
 
-      <g class="f"><title>NAME (1,234 Ir, 12.34%)</title>
+      <g class="f"><title>NAME (1,234 Ir, 12.34%)
+                          self: 120 Ir (1.21%)
+                          FILE, OBJECT</title>    (a call graph's)
         <rect x=".." y=".." width=".." height="15" fill="rgb(..)"/>
         <text x=".." y="..">NAME, cut to the frame</text></g>
 
@@ -20,7 +22,8 @@
    matching frames and says what share of the total they make, a frame
    inside another matching frame counted once; the zoom and the search
    are kept in the URL (#z=FRAME&s=REGEX), so a link shows the same
-   view.  Everything written goes through libxml2's xmlTextWriter, which
+   view.  "Icicle" turns the graph upside down (the root at the top, as
+   an icicle graph; #i=1 in the URL) and "Flame" back.  Everything written goes through libxml2's xmlTextWriter, which
    escapes it; names are first made valid UTF-8 without control
    characters, so that the document is always well-formed. */
 
@@ -116,7 +119,7 @@ typedef struct {
    int rc;
    /* A frame's texts, here rather than on the stack: frames recurse as
       deep as the deepest path (thousands of frames in folded stacks). */
-   char name[4096], title[4400], shown[4096];
+   char name[4096], title[8600], shown[4096], where[4096];
 } Out;
 
 /* The text a frame of WIDTH pixels shows: NAME, cut with "..". */
@@ -144,7 +147,7 @@ static void frame(Out *o, PF_Node *n, pr_u64 offset, int depth)
    double x = 10 + offset * o->scale, width = n->total * o->scale;
    double y = o->height - BOTTOM - (depth + 1) * FRAME_H;
    char *name = o->name, *title = o->title, *shown = o->shown;
-   char cost[40], colour[32];
+   char cost[40], self[40], colour[32];
    double pct = o->r->root->total ? 100.0 * n->total / o->r->root->total
                                   : 0;
    PF_Node *c;
@@ -155,8 +158,15 @@ static void frame(Out *o, PF_Node *n, pr_u64 offset, int depth)
    n->id = o->next_id++;
    pf_clean(n->name, name, sizeof o->name);
    pf_commas(n->total, cost, sizeof cost);
-   snprintf(title, sizeof o->title, "%s (%s %s, %.2f%%)", name, cost,
-            o->r->unit, pct);
+   pf_commas(n->self, self, sizeof self);
+   snprintf(title, sizeof o->title, "%s (%s %s, %.2f%%)\nself: %s %s "
+            "(%.2f%%)", name, cost, o->r->unit, pct, self, o->r->unit,
+            o->r->root->total ? 100.0 * n->self / o->r->root->total : 0);
+   if (n->where) {
+      size_t used = strlen(title);
+      snprintf(title + used, sizeof o->title - used, "\n%s",
+               pf_clean(n->where, o->where, sizeof o->where));
+   }
    pf_colour(n->name, colour, sizeof colour);
    fit(name, width, shown, sizeof o->shown);
    o->rc |= xmlTextWriterStartElement(w, BAD_CAST "g") < 0;
@@ -199,15 +209,27 @@ static const char script[] =
 "var details = svg.querySelector('.details');\n"
 "var matched = svg.querySelector('.matched');\n"
 "var unzoom = svg.querySelector('.unzoom');\n"
-"var zoomed = -1, query = '';\n"
+"var zoomed = -1, query = '', icicle = false;\n"
+"var H = parseFloat(svg.getAttribute('height')), TOP = 54, BOTTOM = 36, FH = 16;\n"
+"var flip = svg.querySelector('.flip');\n"
 "frames.forEach(function (g, i) {\n"
 "  var r = g.querySelector('rect'), t = g.querySelector('text');\n"
 "  g.dataset.x = r.getAttribute('x'); g.dataset.w = r.getAttribute('width');\n"
-"  g.dataset.n = g.querySelector('title').textContent.replace(/ \\([^()]*\\)$/, '');\n"
+"  g.dataset.y = r.getAttribute('y');\n"
+"  g.dataset.n = g.querySelector('title').textContent.split('\\n')[0]\n"
+"    .replace(/ \\([^()]*\\)$/, '');\n"
 "  g.addEventListener('click', function () { zoom(i); save(); });\n"
 "  g.addEventListener('mouseover', function () {\n"
-"    details.textContent = g.querySelector('title').textContent; });\n"
+"    details.textContent = g.querySelector('title').textContent\n"
+"      .split('\\n').join(' \u00b7 '); });\n"
 "  g.addEventListener('mouseout', function () { details.textContent = ' '; });\n"
+"});\n"
+"/* The tree, from the rows: frames are in pre-order, the root lowest. */\n"
+"var ys = [], parent = [], open = [];\n"
+"frames.forEach(function (g, i) {\n"
+"  var y = parseFloat(g.dataset.y);\n"
+"  while (open.length && ys[open[open.length - 1]] <= y) open.pop();\n"
+"  ys.push(y); parent.push(open.length ? open[open.length - 1] : -1); open.push(i);\n"
 "});\n"
 "function label(g, w) {\n"
 "  var n = g.dataset.n, fits = Math.floor((w - 6) / FW);\n"
@@ -220,18 +242,20 @@ static const char script[] =
 "  t.setAttribute('x', (x + 3).toFixed(2)); t.textContent = label(g, w);\n"
 "}\n"
 "function zoom(i) {\n"
-"  zoomed = i;\n"
-"  if (i <= 0) { zoomed = -1; }\n"
+"  zoomed = i > 0 && i < frames.length ? i : -1;\n"
 "  var z = zoomed < 0 ? null : frames[zoomed];\n"
 "  var zx = z ? parseFloat(z.dataset.x) : 10, zw = z ? parseFloat(z.dataset.w) : W;\n"
-"  var zy = z ? parseFloat(z.querySelector('rect').getAttribute('y')) : 0;\n"
-"  frames.forEach(function (g) {\n"
+"  var up = {}, end = zoomed, p;\n"
+"  if (z) {\n"
+"    for (p = parent[zoomed]; p >= 0; p = parent[p]) up[p] = true;\n"
+"    for (end = zoomed + 1; end < frames.length && ys[end] < ys[zoomed]; end++) ;\n"
+"  }\n"
+"  frames.forEach(function (g, j) {\n"
 "    var x = parseFloat(g.dataset.x), w = parseFloat(g.dataset.w);\n"
-"    var y = parseFloat(g.querySelector('rect').getAttribute('y'));\n"
 "    if (!z) { g.style.display = ''; g.style.opacity = ''; place(g, x, w); return; }\n"
-"    if (x + w <= zx + 1e-6 || x >= zx + zw - 1e-6) { g.style.display = 'none'; return; }\n"
+"    if (!up[j] && (j < zoomed || j >= end)) { g.style.display = 'none'; return; }\n"
 "    g.style.display = '';\n"
-"    if (y > zy) { g.style.opacity = '0.5'; place(g, 10, W); return; }\n"
+"    if (up[j]) { g.style.opacity = '0.5'; place(g, 10, W); return; }\n"
 "    g.style.opacity = '';\n"
 "    place(g, 10 + (x - zx) * W / zw, w * W / zw);\n"
 "  });\n"
@@ -259,23 +283,37 @@ static const char script[] =
 "  });\n"
 "  matched.textContent = rx ? 'Matched: ' + (100 * sum / W).toFixed(2) + '%' : ' ';\n"
 "}\n"
+"function orient(ic) {\n"
+"  icicle = !!ic;\n"
+"  frames.forEach(function (g) {\n"
+"    var y = parseFloat(g.dataset.y);\n"
+"    if (icicle) y = TOP + (H - BOTTOM - FH - y);\n"
+"    g.querySelector('rect').setAttribute('y', y.toFixed(1));\n"
+"    g.querySelector('text').setAttribute('y', (y + FH - 4).toFixed(1));\n"
+"  });\n"
+"  flip.textContent = icicle ? 'Flame' : 'Icicle';\n"
+"}\n"
 "function save() {\n"
 "  var h = [];\n"
+"  if (icicle) h.push('i=1');\n"
 "  if (zoomed > 0) h.push('z=' + zoomed);\n"
 "  if (query) h.push('s=' + encodeURIComponent(query));\n"
 "  try { history.replaceState(null, '', h.length ? '#' + h.join('&') : ' '); } catch (e) {}\n"
 "}\n"
 "unzoom.addEventListener('click', function () { zoom(-1); save(); });\n"
+"flip.addEventListener('click', function () { orient(!icicle); save(); });\n"
 "svg.querySelector('.search').addEventListener('click', function () {\n"
 "  var q = prompt('Search (regular expression):', query);\n"
 "  if (q !== null) { search(q); save(); }\n"
 "});\n"
 "(location.hash || '').replace(/^#/, '').split('&').forEach(function (kv) {\n"
 "  var k = kv.split('=')[0], v = kv.substring(k.length + 1);\n"
+"  if (k === 'i') orient(v === '1');\n"
 "  if (k === 'z') zoom(parseInt(v, 10));\n"
 "  if (k === 's') search(decodeURIComponent(v));\n"
 "});\n"
-"window.flamegraph = { zoom: zoom, search: search, frames: frames };\n"
+"window.flamegraph = { zoom: zoom, search: search, orient: orient,\n"
+"  frames: frames };\n"
 "})();\n";
 
 static void text_el(Out *o, const char *cls, double x, double y,
@@ -325,7 +363,7 @@ int pf_write_svg(xmlTextWriterPtr w, const PF_Report *r, double width,
       "g.f text { pointer-events: none; fill: #000; }\n"
       "g.f:hover rect { stroke: #000; stroke-width: 0.5; cursor: pointer; }\n"
       ".title { font-size: 17px; }\n"
-      ".unzoom, .search { cursor: pointer; }\n"
+      ".unzoom, .search, .flip { cursor: pointer; }\n"
       ".unzoom { opacity: 0; }\n") < 0;
    o.rc |= xmlTextWriterEndElement(w) < 0;
    o.rc |= xmlTextWriterStartElement(w, BAD_CAST "rect") < 0;
@@ -341,6 +379,7 @@ int pf_write_svg(xmlTextWriterPtr w, const PF_Report *r, double width,
               "in the file)");
    text_el(&o, "unzoom", 10, 24, NULL, "Reset Zoom");
    text_el(&o, "search", width - 10, 24, "end", "Search");
+   text_el(&o, "flip", width - 70, 24, "end", "Icicle");
    text_el(&o, "details", 10, o.height - 12, NULL, " ");
    text_el(&o, "matched", width - 10, o.height - 12, "end", " ");
    if (r->root->total > 0)

@@ -26,6 +26,7 @@
    children's.  Shares below a millionth of the total stop too.  The
    report says that the widths are an estimate. */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,7 @@ void pf_node_free(PF_Node *n)
       PF_Node *next = n->next;
       pf_node_free(n->child);
       free(n->name);
+      free(n->where);
       free(n);
       n = next;
    }
@@ -191,6 +193,20 @@ static void settle(PF_Node *n)
    n->self = n->total - kids;
 }
 
+/* The frame of function FN above N, knowing where FN is. */
+static PF_Node *fn_child(PF_Node *n, const PR_Fn *fn)
+{
+   PF_Node *c = pf_child(n, fn->name);
+   if (c->where == NULL && ((fn->file && fn->file[0]) || (fn->obj && fn->obj[0]))) {
+      const char *file = fn->file ? fn->file : "", *obj = fn->obj ? fn->obj : "";
+      size_t len = strlen(file) + strlen(obj) + 3;
+      c->where = xcalloc(len, 1);
+      snprintf(c->where, len, "%s%s%s", file, file[0] && obj[0] ? ", " : "",
+               obj);
+   }
+   return c;
+}
+
 /* Frame N is function F reached with SHARE of its inclusive cost. */
 static void grow(PF_Node *n, Graph *g, size_t f, double share,
                  unsigned depth)
@@ -205,7 +221,7 @@ static void grow(PF_Node *n, Graph *g, size_t f, double share,
       /* A share too small, too deep, or back into the path stays here. */
       if (s < g->floor || depth >= 256 || g->fns[arc->callee].on_path)
          continue;
-      grow(pf_child(n, g->fns[arc->callee].fn->name), g, arc->callee, s,
+      grow(fn_child(n, g->fns[arc->callee].fn), g, arc->callee, s,
            depth + 1);
    }
    fn->on_path = 0;
@@ -277,7 +293,7 @@ int pf_add_callgrind(PF_Node *root, const PR_Callgrind *p, int event)
    /* Roots: the functions no one calls, in the file's order. */
    for (i = 0; i < g.n_fns; i++)
       if (!g.fns[i].called && g.fns[i].incl > 0) {
-         grow(pf_child(root, g.fns[i].fn->name), &g, i, g.fns[i].incl, 1);
+         grow(fn_child(root, g.fns[i].fn), &g, i, g.fns[i].incl, 1);
          roots++;
       }
    root->total = 0;

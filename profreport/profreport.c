@@ -7,14 +7,16 @@
 
    Reads each FILE, its kind found from its content (include/
    profreader.h): a Callgrind-format file (callprof's, Callgrind's, an
-   xtree memory file), a Massif-format file (heapsnap's, Massif's) or
-   folded stacks (callprof's --folded-out-file, FlameGraph's
-   stackcollapse-* output).  Files of one kind are added up (the dumps
-   of one run, its threads); kinds are not mixed.  Writes, by the
-   output's extension, a page (.html: the flame graph and a table of the
-   top frames, pf_html.c) or the flame graph alone (.svg, pf_svg.c),
-   built as pf_tree.c says: exact from folded stacks and heap trees,
-   estimated from a call graph.
+   xtree memory file, a Cachegrind file), a Massif-format file
+   (heapsnap's, Massif's) or folded stacks (callprof's --folded-out-file,
+   FlameGraph's stackcollapse-* output).  Files of one kind are added up
+   (the dumps of one run, its threads); kinds are not mixed.  Writes, by
+   the output's extension, a page (.html, pf_html.c: the flame graph; a
+   call profile's functions, pf_fns.c; a heap profile's memory over
+   time, pf_chart.c, and top frames) or the flame graph alone (.svg,
+   pf_svg.c), built as pf_tree.c says: exact from folded stacks and heap
+   trees, estimated from a call graph.  The manual page is
+   profreport.1 beside this file.
 
       -o FILE            the report (required)
       --event=EV         of a Callgrind-format file, the event (default:
@@ -56,10 +58,12 @@ static void help(void)
    printf("usage: profreport [options] FILE... -o OUT.html|OUT.svg\n"
           "\n"
           "A self-contained report of profiles: Callgrind-format files\n"
-          "(callprof, Callgrind, xtree memory), Massif-format files\n"
-          "(heapsnap, Massif) or folded stacks; files of one kind are\n"
-          "added up.  OUT.html: the flame graph and the top frames;\n"
-          "OUT.svg: the flame graph alone (click to zoom, Search).\n"
+          "(callprof, Callgrind, xtree memory, Cachegrind), Massif-format\n"
+          "files (heapsnap, Massif) or folded stacks; files of one kind\n"
+          "are added up.  OUT.html: the flame graph and the tables (a call\n"
+          "profile's functions, callers and callees; a heap profile's\n"
+          "memory over time); OUT.svg: the flame graph alone (click to\n"
+          "zoom, Search).  See man profreport.\n"
           "\n"
           "  -o FILE            the report (.html or .svg)\n"
           "  --event=EV         the event of a Callgrind-format file [its first]\n"
@@ -110,6 +114,90 @@ static void add_cmd(PF_Report *r, const char *cmd)
    r->cmds[r->n_cmds++] = strdup(cmd);
 }
 
+/* Whether the heap tree of S is whole: every node has the children it
+   says it has (a tree cut short has fewer). */
+static int whole_tree(const PR_MsSnapshot *s)
+{
+   size_t i, k;
+   for (i = 0; i < s->n_nodes; i++) {
+      unsigned kids = 0;
+      for (k = i + 1; k < s->n_nodes && s->nodes[k].depth > s->nodes[i].depth; k++)
+         kids += s->nodes[k].depth == s->nodes[i].depth + 1;
+      if (kids != s->nodes[i].n_children)
+         return 0;
+   }
+   return 1;
+}
+
+/* A file cut short, which the reader may take for a smaller profile:
+   its last line has no end; a Callgrind file with its summary at the top
+   (callprof's, Callgrind's) and no totals at the end; a heap profile
+   whose last tree is not whole.  One line naming the file and line, and
+   exit 1; otherwise nothing. */
+static void check_whole(const char *file, const PF_Input *in,
+                        const PR_Callgrind *p, const PR_Massif *m)
+{
+   char msg[1200];
+   const char *data = in->data;        /* NULL for a Callgrind file */
+   size_t len = in->len, n = in->lines;
+   if (len == 0) {
+      snprintf(msg, sizeof msg, "%.1000s: the file is empty", file);
+      fail(msg);
+   }
+   if (in->last != '\n') {
+      snprintf(msg, sizeof msg, "%.1000s:%zu: the last line is cut short "
+               "(the file is truncated)", file, n);
+      fail(msg);
+   }
+   if (p && p->creator && p->has_summary && !p->has_totals) {
+      snprintf(msg, sizeof msg, "%.1000s:%zu: no totals: line after the "
+               "summary: at the top (the file is truncated)", file, n);
+      fail(msg);
+   }
+   if (m) {
+      /* A snapshot ends with its heap_tree= line or its tree. */
+      const char *last = data + len - 1;
+      while (last > data && last[-1] != '\n')
+         last--;
+      while (*last == ' ')
+         last++;
+      if (strncmp(last, "heap_tree=", 10) != 0 &&
+          !(last[0] == 'n' && last[1] >= '0' && last[1] <= '9')) {
+         snprintf(msg, sizeof msg, "%.1000s:%zu: the last snapshot ends "
+                  "before its heap_tree= line (the file is truncated)",
+                  file, n);
+         fail(msg);
+      }
+   }
+   if (m && m->n_snaps > 0 && !whole_tree(&m->snaps[m->n_snaps - 1])) {
+      snprintf(msg, sizeof msg, "%.1000s:%zu: snapshot %ld's tree ends "
+               "early (the file is truncated)", file, n,
+               m->snaps[m->n_snaps - 1].num);
+      fail(msg);
+   }
+}
+
+/* heapsnap's stack high-water marks beside the heap profile FILE
+   (FILE.stacks, written with --stacks=yes), or NULL if there are none
+   or they cannot be read (the report is whole without them). */
+static PR_Massif *stack_marks(const char *file)
+{
+   PR_Error err = { 0, "" };
+   char path[4200];
+   size_t len;
+   char *data;
+   PR_Massif *m = NULL;
+   if (ends_with(file, ".stacks") ||
+       snprintf(path, sizeof path, "%s.stacks", file) >= (int)sizeof path ||
+       access(path, R_OK) != 0)
+      return NULL;
+   data = pr_slurp(path, &len, &err);
+   if (data && pr_detect(data, len) == PR_MASSIF)
+      m = pr_ms_parse(data, len, path, &err);
+   free(data);
+   return m;
+}
+
 int main(int argc, char **argv)
 {
    const char *out = NULL, *event = NULL, *title = NULL;
@@ -118,6 +206,7 @@ int main(int argc, char **argv)
    int n_files = 0, i, html;
    PR_Format kind = PR_UNKNOWN;
    PF_Report r;
+   PF_Fns fns;
    char msg[1200], tmp[4096], event_name[256] = "";
    xmlOutputBufferPtr buf;
    xmlTextWriterPtr w;
@@ -160,6 +249,7 @@ int main(int argc, char **argv)
       usage_error("no profile to read");
 
    memset(&r, 0, sizeof r);
+   memset(&fns, 0, sizeof fns);
    r.root = pf_node_new("all");
    for (i = 0; i < n_files; i++) {
       PR_Error err = { 0, "" };
@@ -172,6 +262,8 @@ int main(int argc, char **argv)
       data = in.data;
       len = in.len;
       k = in.kind;
+      if (len == 0)
+         check_whole(files[i], &in, NULL, NULL);
       if (k == PR_UNKNOWN) {
          snprintf(msg, sizeof msg, "%.1000s: not a Callgrind, Massif or "
                   "folded-stacks file", files[i]);
@@ -187,6 +279,7 @@ int main(int argc, char **argv)
          PR_Folded *f = pr_fold_parse(data, len, files[i], &err);
          if (f == NULL)
             fail(err.text);
+         check_whole(files[i], &in, NULL, NULL);
          pf_add_folded(r.root, f);
          pr_fold_free(f);
          r.source = "folded stacks";
@@ -196,7 +289,14 @@ int main(int argc, char **argv)
          int ev;
          if (p == NULL)
             fail(err.text);
+         check_whole(files[i], &in, p, NULL);
          ev = event ? pr_cg_event(p, event) : (p->n_events > 0 ? 0 : -1);
+         /* An xtree memory file's first event, curB, is what is left at
+            exit, often nothing: its flame graph is of all bytes
+            allocated, as heaptrack's is. */
+         if (event == NULL && pr_cg_event(p, "curB") >= 0 &&
+             pr_cg_event(p, "totB") >= 0)
+            ev = pr_cg_event(p, "totB");
          if (ev < 0) {
             snprintf(msg, sizeof msg, "%.1000s: no event %.100s in the "
                      "file", files[i], event ? event : "at all");
@@ -204,6 +304,7 @@ int main(int argc, char **argv)
          }
          snprintf(event_name, sizeof event_name, "%s", p->events[ev]);
          pf_add_callgrind(r.root, p, ev);
+         pf_fns_add(&fns, p);
          add_cmd(&r, p->cmd);
          pr_cg_free(p);
          r.source = "a call graph (Callgrind format)";
@@ -214,29 +315,11 @@ int main(int argc, char **argv)
          long snap;
          if (m == NULL)
             fail(err.text);
+         check_whole(files[i], &in, NULL, m);
          pf_add_massif(r.root, m, &snap);
          if (r.series == NULL && m->n_snaps > 0) {
-            /* The chart shows the first file's snapshots. */
-            size_t k, best = 0;
-            r.series = calloc(m->n_snaps, sizeof *r.series);
-            if (r.series == NULL)
-               fail(strerror(errno));
-            for (k = 0; k < m->n_snaps; k++) {
-               const PR_MsSnapshot *ss = &m->snaps[k];
-               r.series[k].time = ss->time;
-               r.series[k].heap = ss->heap;
-               r.series[k].extra = ss->extra;
-               r.series[k].stacks = ss->stacks;
-               if (ss->kind == PR_TREE_PEAK)
-                  r.peak = k + 1;       /* 1-based until the end */
-               if (ss->heap + ss->extra + ss->stacks >
-                   m->snaps[best].heap + m->snaps[best].extra +
-                   m->snaps[best].stacks)
-                  best = k;
-            }
-            r.peak = r.peak ? r.peak - 1 : best;
-            r.n_series = m->n_snaps;
-            r.time_unit = strdup(m->time_unit ? m->time_unit : "");
+            pf_chart_series(&r, m);  /* the chart shows the first file */
+            r.stacks = stack_marks(files[i]);
          }
          if (snap < 0) {
             snprintf(msg, sizeof msg, "%.1000s: no detailed snapshot to draw",
@@ -251,6 +334,20 @@ int main(int argc, char **argv)
       free(data);
    }
    pf_sort(r.root);
+   if (kind == PR_CALLGRIND) {
+      pf_fns_finish(&fns);
+      fns.sort_col = 0;
+      for (i = 0; i < fns.n_events; i++)
+         if (strcmp(fns.cols[i], event_name) == 0)
+            fns.sort_col = i;
+      r.fns = &fns;
+      if (fns.xtree)
+         r.source = "an xtree memory file (allocations by call stack)";
+      if (!fns.has_calls) {      /* a Cachegrind file: no call graph */
+         r.estimated = 0;
+         r.source = "functions without a call graph (a Cachegrind file)";
+      }
+   }
    if (title)
       r.title = strdup(title);
    else {
@@ -309,12 +406,14 @@ int main(int argc, char **argv)
       fail(msg);
    }
    pf_node_free(r.root);
+   pf_fns_free(&fns);
    for (i = 0; i < (int)r.n_cmds; i++)
       free(r.cmds[i]);
    free(r.cmds);
    free(r.title);
-   free(r.series);
-   free(r.time_unit);
+   pf_chart_free(&r);
+   if (r.stacks)
+      pr_ms_free(r.stacks);
    free(files);
    return 0;
 }

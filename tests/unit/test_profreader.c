@@ -383,6 +383,23 @@ static void test_parts_and_conflicts(void)
       return;
    CHECK_LONG(p->n_conflicts, 2);
    pr_cg_free(p);
+
+   /* A file name longer than a conflict's message is cut, not overrun. */
+   {
+      static const char text[] = HEAD "ob=(1) a\nfl=(1) f.c\nfn=(1) g\n1 1\n"
+                                 "ob=(2) b\nfn=(1)\n2 2\n";
+      char name[3000];
+      PR_Error err = { 0, "" };
+      memset(name, 'x', sizeof name - 1);
+      name[sizeof name - 1] = '\0';
+      p = pr_cg_parse(text, strlen(text), name, &err);
+      CHECK(p != NULL);
+      if (p != NULL) {
+         CHECK_LONG(p->n_conflicts, 1);
+         CHECK(strncmp(p->conflicts[0], "xxxx", 4) == 0);
+      }
+      pr_cg_free(p);
+   }
 }
 
 /* Bad files are refused with the file and line, never a crash. */
@@ -402,6 +419,11 @@ static void test_bad(void)
       HEAD "fn=main\njcnd=1 0\n1\n",
       HEAD "fn=main\nbogus=1\n",
       "positions: line bogus\nevents: Ir\n",
+      /* Found by fuzz/fuzz_callgrind: a function made before the events
+         had no room for their costs; jfn= before fn= was refused
+         without saying why. */
+      "fn=main\nevents: Ir Dr\n1 1 2\n",
+      "events: Ir\njfn=f\n",
    };
    size_t i;
    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -409,6 +431,9 @@ static void test_bad(void)
       CHECK(strncmp(e, "t.out", 5) == 0);
    }
    CHECK(strstr(cg_error(HEAD "fn=main\n1 1\nbogus=1\n"), "t.out:7:") != NULL);
+   CHECK_STR(cg_error("fn=main\nevents: Ir Dr\n1 1 2\n"),
+             "t.out:1: fn= before the events: line");
+   CHECK_STR(cg_error("events: Ir\njfn=f\n"), "t.out:2: jfn= before any fn= line");
    /* Every prefix of a good file: an error or a model, no crash. */
    {
       const char *good = HEAD "ob=(1) a\nfl=(1) f.c\nfn=(1) g\n5 1\n"
@@ -495,6 +520,25 @@ static void test_ms_reader(void)
    CHECK(m == NULL && strstr(err.text, "m.out:") != NULL);
    pr_ms_free(m);
    free(bad);
+   /* Found by fuzz/fuzz_massif: a snapshot whose kind and tree disagree
+      (a second heap_tree=, or peak with no tree before the next
+      snapshot) was taken. */
+   {
+      static const char *two = "time_unit: i\nsnapshot=0\nheap_tree=detailed\n"
+                               "n0: 5 x\nheap_tree=empty\n";
+      static const char *bare = "time_unit: i\nsnapshot=0\nheap_tree=peak\n"
+                                "snapshot=1\nheap_tree=empty\n";
+      memset(&err, 0, sizeof err);
+      m = pr_ms_parse(two, strlen(two), "m.out", &err);
+      CHECK(m == NULL);
+      CHECK_STR(err.text, "m.out:5: a second heap_tree= in one snapshot");
+      pr_ms_free(m);
+      memset(&err, 0, sizeof err);
+      m = pr_ms_parse(bare, strlen(bare), "m.out", &err);
+      CHECK(m == NULL);
+      CHECK_STR(err.text, "m.out:4: heap_tree=detailed or peak without its tree");
+      pr_ms_free(m);
+   }
    /* Every prefix: a model or an error. */
    {
       size_t n, len = strlen(massif_file);
