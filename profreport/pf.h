@@ -23,6 +23,8 @@
                    and their tables in the page;
      pf_stacks.c   each thread's stack high-water mark (heapsnap's
                    FILE.stacks), on a heap profile's page;
+     pf_out.c      a report written under a temporary name, renamed
+                   when whole;
      pf_index.c    finding an element of a growing array by its key.
 
    Names shared between the files start with pf_/PF_. */
@@ -78,6 +80,9 @@ typedef struct PF_Node {
    struct PF_Node *child, *next;   /* first child; next sibling */
    unsigned        n_children;
    unsigned        id;             /* pre-order number, from the writer */
+   pr_u64          other, other_self;   /* a differential graph: the same
+                                      path's total and self cost in the
+                                      other profile */
 } PF_Node;
 
 /* A heap profile's snapshot, for the memory-over-time chart. */
@@ -155,6 +160,13 @@ typedef struct {
    size_t    n_sites;
    pr_u64   *site_bytes;
    unsigned char *detailed;
+   /* A differential flame graph (profdiff): 1, the new profile's tree,
+      each node's OTHER the base's; 2, the base's, OTHER the new's.
+      Frames are red where their self cost grew, blue where it fell, by
+      the change over MAX_CHANGE (as flamegraph.pl colours a differential
+      graph: by the frame's own change, not its children's). */
+   int       diff;
+   pr_u64    max_change;
    /* heapsnap's FILE.stacks beside the first heap profile, or NULL. */
    PR_Massif *stacks;
    /* A call profile's functions (Callgrind-format input), or NULL. */
@@ -195,6 +207,11 @@ void pf_chart_free(PF_Report *r);
    overhead) and stacks stacked over time, the peak marked, a tooltip
    per snapshot, a legend; an <svg> element of the page. */
 int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width);
+/* Writes OUT with WRITE(w, CTX), under a temporary name beside it,
+   renamed when whole; 0, or -1 with the one-line reason in MSG. */
+int pf_write_file(const char *out, int (*write)(xmlTextWriterPtr w,
+                                                 const void *ctx),
+                  const void *ctx, char *msg, size_t size);
 /* The table of each thread's stack high-water mark and call stack,
    from heapsnap's FILE.stacks M. */
 int pf_write_stacks(xmlTextWriterPtr w, const PR_Massif *m);

@@ -27,6 +27,7 @@
    escapes it; names are first made valid UTF-8 without control
    characters, so that the document is always well-formed. */
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,40 @@ static void fit(const char *name, double width, char *buf, size_t size)
    snprintf(buf, size, "%.*s..", (int)n, name);
 }
 
+/* A differential graph's frame: its colour by the change of its self
+   cost from the base to the new profile (red more, blue less, white
+   none, the largest change the deepest colour, as flamegraph.pl's
+   differential graphs), and a tooltip line with both totals. */
+static void diff_frame(Out *o, const PF_Node *n, char *colour, size_t size)
+{
+   pr_u64 base = o->r->diff == 1 ? n->other : n->total;
+   pr_u64 now = o->r->diff == 1 ? n->total : n->other;
+   double change = (double)now - (double)base;
+   double own = o->r->diff == 1 ? (double)n->self - (double)n->other_self
+                                : (double)n->other_self - (double)n->self;
+   double k = o->r->max_change ? fabs(own) / (double)o->r->max_change : 0;
+   unsigned fade = 40 + (unsigned)(210 * (1 - (k > 1 ? 1 : k)) + 0.5) % 256;
+   char a[40], b[40], c[40], line[320];
+   size_t used = strlen(o->title);
+   if (fade > 250)
+      fade = 250;
+   if (own > 0)
+      snprintf(colour, size, "rgb(255,%u,%u)", fade, fade);
+   else if (own < 0)
+      snprintf(colour, size, "rgb(%u,%u,255)", fade, fade);
+   else
+      snprintf(colour, size, "rgb(250,250,250)");
+   pf_commas(base, a, sizeof a);
+   pf_commas(now, b, sizeof b);
+   pf_commas((pr_u64)fabs(change), c, sizeof c);
+   snprintf(line, sizeof line, "\nBASE %s, NEW %s, change %s%s", a, b,
+            change < 0 ? "-" : change > 0 ? "+" : "", c);
+   if (base)
+      snprintf(line + strlen(line), sizeof line - strlen(line), " (%+.2f%%)",
+               100.0 * change / (double)base);
+   snprintf(o->title + used, sizeof o->title - used, "%s", line);
+}
+
 static void frame(Out *o, PF_Node *n, pr_u64 offset, int depth)
 {
    xmlTextWriterPtr w = o->w;
@@ -167,7 +202,10 @@ static void frame(Out *o, PF_Node *n, pr_u64 offset, int depth)
       snprintf(title + used, sizeof o->title - used, "\n%s",
                pf_clean(n->where, o->where, sizeof o->where));
    }
-   pf_colour(n->name, colour, sizeof colour);
+   if (o->r->diff)
+      diff_frame(o, n, colour, sizeof colour);
+   else
+      pf_colour(n->name, colour, sizeof colour);
    fit(name, width, shown, sizeof o->shown);
    o->rc |= xmlTextWriterStartElement(w, BAD_CAST "g") < 0;
    o->rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "f") < 0;

@@ -114,6 +114,24 @@ static void add_cmd(PF_Report *r, const char *cmd)
    r->cmds[r->n_cmds++] = strdup(cmd);
 }
 
+/* What the report is written from. */
+typedef struct {
+   const PF_Report *r;
+   double width, minwidth;
+} Job;
+
+static int write_page(xmlTextWriterPtr w, const void *ctx)
+{
+   const Job *j = ctx;
+   return pf_write_html(w, j->r, j->width, j->minwidth);
+}
+
+static int write_graph(xmlTextWriterPtr w, const void *ctx)
+{
+   const Job *j = ctx;
+   return pf_write_svg(w, j->r, j->width, j->minwidth, 1);
+}
+
 /* Whether the heap tree of S is whole: every node has the children it
    says it has (a tree cut short has fewer). */
 static int whole_tree(const PR_MsSnapshot *s)
@@ -207,10 +225,7 @@ int main(int argc, char **argv)
    PR_Format kind = PR_UNKNOWN;
    PF_Report r;
    PF_Fns fns;
-   char msg[1200], tmp[4096], event_name[256] = "";
-   xmlOutputBufferPtr buf;
-   xmlTextWriterPtr w;
-   int fd;
+   char msg[1200], event_name[256] = "";
 
    if (files == NULL)
       fail(strerror(errno));
@@ -359,51 +374,12 @@ int main(int argc, char **argv)
       r.title = strdup(t);
    }
 
-   /* Written beside OUT under a temporary name, renamed when whole. */
+   /* Whole or not at all (pf_out.c). */
    {
-      const char *slash = strrchr(out, '/');
-      int dir = slash ? (int)(slash - out + 1) : 0;
-      snprintf(tmp, sizeof tmp, "%.*s.%s.%d.part", dir, out,
-               slash ? slash + 1 : out, (int)getpid());
-   }
-   /* Opened here, not by libxml2, so that a failure is our one line
-      with its reason (libxml2 would print its own). */
-   fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-   if (fd < 0) {
-      snprintf(msg, sizeof msg, "%.1000s: cannot write: %s", out,
-               strerror(errno));
-      fail(msg);
-   }
-   buf = xmlOutputBufferCreateFd(fd, NULL);
-   w = buf ? xmlNewTextWriter(buf) : NULL;
-   if (w == NULL) {
-      close(fd);
-      unlink(tmp);
-      fail("out of memory");
-   }
-   if ((html ? pf_write_html(w, &r, width, minwidth)
-             : pf_write_svg(w, &r, width, minwidth, 1)) != 0 ||
-       xmlTextWriterFlush(w) < 0) {
-      xmlFreeTextWriter(w);
-      close(fd);
-      unlink(tmp);
-      snprintf(msg, sizeof msg, "%.1000s: cannot write it whole", out);
-      fail(msg);
-   }
-   xmlFreeTextWriter(w);                 /* frees BUF, leaves FD open */
-   if (close(fd) != 0) {
-      int e = errno;
-      unlink(tmp);
-      snprintf(msg, sizeof msg, "%.1000s: cannot write: %s", out,
-               strerror(e));
-      fail(msg);
-   }
-   if (rename(tmp, out) != 0) {
-      int e = errno;
-      unlink(tmp);
-      snprintf(msg, sizeof msg, "%.1000s: cannot write: %s", out,
-               strerror(e));
-      fail(msg);
+      Job job = { &r, width, minwidth };
+      if (pf_write_file(out, html ? write_page : write_graph, &job, msg,
+                        sizeof msg) != 0)
+         fail(msg);
    }
    pf_node_free(r.root);
    pf_fns_free(&fns);
