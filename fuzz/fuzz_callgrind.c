@@ -13,7 +13,9 @@
    or a NULL dereference here rather than in a report.  A file the reader
    refuses must say why in PR_Error as "fuzz.out:LINE: what" or
    "fuzz.out: what"; anything else aborts, which libFuzzer reports as a
-   crash.  The seeds are in fuzz/corpus/callgrind/, the dictionary of
+   crash.  The same bytes are also read in two pieces for the call
+   graph alone (pr_cg_stream_*, PR_CG_CALL_GRAPH, as profreport reads a
+   file), which must agree with the whole.  The seeds are in fuzz/corpus/callgrind/, the dictionary of
    the format's keywords in fuzz/callgrind.dict; `make fuzz` runs it
    (docs/fuzzing.md). */
 
@@ -77,6 +79,48 @@ static void walk(const PR_Callgrind *p)
    fz_sink = sink;
 }
 
+/* The same bytes given to a stream in two pieces (cut where the first
+   byte says, each in a buffer of its own so that a read past either
+   end is seen) and read for the call graph alone, as profreport reads
+   a file: the same verdict and error as the whole file, the same
+   functions and sums, no lines, no jumps, calls without a site. */
+static void in_pieces(const uint8_t *data, size_t size,
+                      const PR_Callgrind *whole, const PR_Error *werr)
+{
+   PR_Error err = { 0, "" };
+   size_t cut = size ? (size_t)data[0] * size / 256 : 0, i;
+   char *a = malloc(cut ? cut : 1), *b = malloc(size - cut ? size - cut : 1);
+   PR_CgStream *s = pr_cg_stream_new(FZ_NAME, PR_CG_CALL_GRAPH, &err);
+   PR_Callgrind *g;
+   int k;
+   fz_require(a != NULL && b != NULL, "memory");
+   memcpy(a, data, cut);
+   memcpy(b, data + cut, size - cut);
+   pr_cg_stream_feed(s, a, cut);
+   pr_cg_stream_feed(s, b, size - cut);
+   g = pr_cg_stream_end(s);
+   fz_require((g == NULL) == (whole == NULL), "the same verdict in pieces");
+   if (g == NULL)
+      fz_require(strcmp(err.text, werr->text) == 0, "the same error in pieces");
+   else {
+      fz_require(g->n_fns == whole->n_fns && g->n_lines == 0 &&
+                 g->n_jumps == 0 && g->n_calls <= whole->n_calls &&
+                 g->n_events == whole->n_events, "a call graph's counts");
+      for (k = 0; k < g->n_events; k++)
+         fz_require(g->sum[k] == whole->sum[k], "a call graph's sum");
+      for (i = 0; i < g->n_fns; i++)
+         for (k = 0; k < g->n_events; k++)
+            fz_require(g->fns[i]->self[k] == whole->fns[i]->self[k],
+                       "a call graph's self costs");
+      for (i = 0; i < g->n_calls; i++)
+         fz_require(g->calls[i].file == NULL && g->calls[i].incl != NULL,
+                    "a call graph's calls");
+   }
+   pr_cg_free(g);
+   free(a);
+   free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
    PR_Error err = { 0, "" };
@@ -85,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       fz_check_error(&err);
    else
       walk(p);
+   in_pieces(data, size, p, &err);
    pr_cg_free(p);
    return 0;
 }

@@ -103,6 +103,26 @@ typedef struct {
 PR_Callgrind *pr_cg_parse(const char *data, size_t len, const char *name,
                           PR_Error *err);
 void pr_cg_free(PR_Callgrind *p);
+
+/* The same reading, of a file given in pieces (read a chunk at a time,
+   or as it arrives): the pieces may end anywhere, even inside a line,
+   and give the model pr_cg_parse gives of them joined.  NAME and ERR
+   must live until pr_cg_stream_end.  FLAGS:
+     0                 everything, as pr_cg_parse keeps it;
+     PR_CG_CALL_GRAPH  only the call graph, for a file too big to keep
+                       whole: functions with their self costs, the sum,
+                       and calls merged per (caller, callee), their
+                       file NULL and position 0; no lines, no jumps.
+   pr_cg_stream_feed returns 0 once the file is found bad (more pieces
+   are then ignored); pr_cg_stream_end frees the stream and returns the
+   model, or NULL with ERR set, as pr_cg_parse does. */
+typedef struct PR_CgStream PR_CgStream;
+#define PR_CG_CALL_GRAPH 1u
+PR_CgStream  *pr_cg_stream_new(const char *name, unsigned flags,
+                               PR_Error *err);
+int           pr_cg_stream_feed(PR_CgStream *s, const char *data,
+                                size_t len);
+PR_Callgrind *pr_cg_stream_end(PR_CgStream *s);
 /* The event's column, or -1. */
 int pr_cg_event(const PR_Callgrind *p, const char *event);
 /* "FILE:NAME [OBJECT]", the way callgrind_annotate names a function

@@ -50,9 +50,17 @@
    per (function, file, position), call arcs per (caller, call-site file
    and position, callee) with call counts and inclusive costs, jumps per
    (function, source, target, kind) with their counts, the sum of all
-   self costs per event, and the conflicts. */
+   self costs per event, and the conflicts.
+
+   One line handler, line(), reads every line, whether the file comes
+   whole (pr_cg_parse) or in pieces (pr_cg_stream_feed: a line cut by
+   the end of a piece waits for the rest).  With PR_CG_CALL_GRAPH the
+   same lines are read the same way, but per-line costs and jumps are
+   not kept and calls are merged per (caller, callee): memory then grows
+   with the number of functions and arcs, not with the file. */
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,11 +75,18 @@ struct PR_CgIndex {
    size_t  cap_fns, cap_lines, cap_calls, cap_jumps, cap_conflicts;
 };
 
-typedef struct {
+/* The reader's state between lines: a stream (pr_cg_stream_new) is
+   fed pieces of the file and hands each whole line to line(); a line
+   that a piece cuts waits in CARRY for the rest. */
+struct PR_CgStream {
    PR_Callgrind *p;
    const char   *name;
-   PR_Cursor     cur;
+   size_t        lineno;
    PR_Error     *err;
+   unsigned      flags;
+   int           ok;
+   char         *carry;           /* the start of a line cut by a piece */
+   size_t        n_carry, cap_carry;
    PR_Map        ids[3];          /* id -> interned name or PR_Fn* */
    int           have_events, costs_seen;
    /* The state a line is read in. */
@@ -84,7 +99,8 @@ typedef struct {
    PR_Pos        target;
    const char   *target_file;
    pr_u64       *costs;           /* the line being read, n_events */
-} Reader;
+};
+typedef struct PR_CgStream Reader;
 
 enum { ID_OB, ID_FL, ID_FN };
 
@@ -100,7 +116,7 @@ static void fail(Reader *r, const char *fmt, ...)
    va_start(ap, fmt);
    vsnprintf(msg, sizeof msg, fmt, ap);
    va_end(ap);
-   pr_error(r->err, r->name, r->cur.lineno, "%s", msg);
+   pr_error(r->err, r->name, r->lineno, "%s", msg);
 }
 
 static void conflict(Reader *r, const char *fmt, ...)
@@ -112,7 +128,7 @@ static void conflict(Reader *r, const char *fmt, ...)
 {
    PR_Callgrind *p = r->p;
    char msg[1024];
-   int n = snprintf(msg, sizeof msg, "%s:%zu: ", r->name, r->cur.lineno);
+   int n = snprintf(msg, sizeof msg, "%s:%zu: ", r->name, r->lineno);
    va_list ap;
    if (n < 0 || (size_t)n >= sizeof msg)     /* a very long file name */
       n = (int)sizeof msg - 1;
@@ -356,6 +372,11 @@ static int numbers_line(Reader *r, const char *s, size_t len)
       return 0;
    r->pos = pos;
    r->costs_seen = 1;
+   if (r->next == NEXT_JUMP && (r->flags & PR_CG_CALL_GRAPH)) {
+      r->next = NEXT_SELF;
+      r->jfi = NULL;
+      return 1;
+   }
    if (r->next == NEXT_JUMP) {
       struct { PR_Fn *fn; const char *file; PR_Pos pos; const char *tf;
                PR_Pos to; long cond; } key;
@@ -385,19 +406,24 @@ static int numbers_line(Reader *r, const char *s, size_t len)
    if (!parse_costs(r, s, end))
       return 0;
    if (r->next == NEXT_CALL) {
-      struct { PR_Fn *caller; const char *file; PR_Pos pos;
-               PR_Fn *callee; } key;
+      /* (caller, callee, site); a call graph's key ends at the callee. */
+      struct CallKey { PR_Fn *caller, *callee; const char *file;
+                       PR_Pos pos; } key;
       memset(&key, 0, sizeof key);
       key.caller = r->fn;
-      key.file = r->fi;
-      key.pos = pos;
       key.callee = r->cfn;
-      i = entry(&x->calls, &key, sizeof key, &p->calls, &p->n_calls,
-                &x->cap_calls, sizeof *p->calls, &fresh);
+      if (!(r->flags & PR_CG_CALL_GRAPH)) {
+         key.file = r->fi;
+         key.pos = pos;
+      }
+      i = entry(&x->calls, &key, r->flags & PR_CG_CALL_GRAPH ?
+                offsetof(struct CallKey, file) : sizeof key,
+                &p->calls, &p->n_calls, &x->cap_calls, sizeof *p->calls,
+                &fresh);
       if (fresh) {
          p->calls[i].caller = r->fn;
-         p->calls[i].file = r->fi;
-         p->calls[i].pos = pos;
+         p->calls[i].file = key.file;
+         p->calls[i].pos = key.pos;
          p->calls[i].callee = r->cfn;
          p->calls[i].incl = pr_xcalloc((size_t)ne, sizeof(pr_u64));
       }
@@ -406,6 +432,9 @@ static int numbers_line(Reader *r, const char *s, size_t len)
       r->next = NEXT_SELF;
       r->cob = r->cfi = NULL;
       return 1;
+   } else if (r->flags & PR_CG_CALL_GRAPH) {
+      add(r->fn->self, r->costs, ne);
+      add(p->sum, r->costs, ne);
    } else {
       struct { PR_Fn *fn; const char *file; PR_Pos pos; } key;
       memset(&key, 0, sizeof key);
@@ -715,44 +744,105 @@ static int line(Reader *r, const char *s, size_t len)
    return 0;
 }
 
+/*------------------------------------------------------------------*/
+/* Pieces of a file */
+
+PR_CgStream *pr_cg_stream_new(const char *name, unsigned flags,
+                              PR_Error *err)
+{
+   Reader *r = pr_xcalloc(1, sizeof *r);
+   int k;
+   r->p = pr_xcalloc(1, sizeof *r->p);
+   r->p->index = pr_xcalloc(1, sizeof *r->p->index);
+   r->p->n_pos = 1;
+   r->p->pos_names[0] = pr_xstrndup("line", 4);
+   r->p->n_parts = 1;
+   r->name = name;
+   r->err = err;
+   r->flags = flags;
+   r->ok = 1;
+   for (k = 0; k < 3; k++)
+      pr_map_init(&r->ids[k]);
+   return r;
+}
+
+/* A whole line, without its "\n" ("\r\n" ends one too). */
+static void whole_line(Reader *r, const char *s, size_t len)
+{
+   r->lineno++;
+   if (len > 0 && s[len - 1] == '\r')
+      len--;
+   r->ok = line(r, s, len);
+}
+
+static void keep(Reader *r, const char *s, size_t len)
+{
+   pr_grow(&r->carry, &r->cap_carry, r->n_carry + len, 1);
+   memcpy(r->carry + r->n_carry, s, len);
+   r->n_carry += len;
+}
+
+/* Lines are read where they lie in the piece; only the line that the
+   piece's end cuts is copied, to wait for the rest. */
+int pr_cg_stream_feed(PR_CgStream *r, const char *data, size_t len)
+{
+   const char *end = data + len, *nl;
+   if (!r->ok || len == 0)
+      return r->ok;
+   if (r->n_carry > 0) {
+      nl = memchr(data, '\n', len);
+      if (nl == NULL) {
+         keep(r, data, len);
+         return 1;
+      }
+      keep(r, data, (size_t)(nl - data));
+      whole_line(r, r->carry, r->n_carry);
+      r->n_carry = 0;
+      data = nl + 1;
+   }
+   while (r->ok && data < end &&
+          (nl = memchr(data, '\n', (size_t)(end - data))) != NULL) {
+      whole_line(r, data, (size_t)(nl - data));
+      data = nl + 1;
+   }
+   if (r->ok && data < end)
+      keep(r, data, (size_t)(end - data));
+   return r->ok;
+}
+
+PR_Callgrind *pr_cg_stream_end(PR_CgStream *r)
+{
+   PR_Callgrind *p = r->p;
+   int k;
+   if (r->ok && r->n_carry > 0)          /* a last line without "\n" */
+      whole_line(r, r->carry, r->n_carry);
+   if (r->ok && r->next != NEXT_SELF) {
+      fail(r, "the file ends after a calls= or jump line");
+      r->ok = 0;
+   }
+   if (r->ok && !r->have_events) {
+      pr_error(r->err, r->name, 0,
+               "no events: line (not a Callgrind-format file?)");
+      r->ok = 0;
+   }
+   for (k = 0; k < 3; k++)
+      pr_map_free(&r->ids[k]);
+   free(r->costs);
+   free(r->carry);
+   if (!r->ok) {
+      pr_cg_free(p);
+      p = NULL;
+   }
+   free(r);
+   return p;
+}
+
 PR_Callgrind *pr_cg_parse(const char *data, size_t len, const char *name,
                           PR_Error *err)
 {
-   Reader r;
-   const char *s;
-   size_t n;
-   int k, ok = 1;
-
-   memset(&r, 0, sizeof r);
-   r.p = pr_xcalloc(1, sizeof *r.p);
-   r.p->index = pr_xcalloc(1, sizeof *r.p->index);
-   r.p->n_pos = 1;
-   r.p->pos_names[0] = pr_xstrndup("line", 4);
-   r.p->n_parts = 1;
-   r.name = name;
-   r.err = err;
-   r.cur.p = data;
-   r.cur.end = data + len;
-   for (k = 0; k < 3; k++)
-      pr_map_init(&r.ids[k]);
-   while (ok && pr_next_line(&r.cur, &s, &n))
-      ok = line(&r, s, n);
-   if (ok && r.next != NEXT_SELF) {
-      fail(&r, "the file ends after a calls= or jump line");
-      ok = 0;
-   }
-   if (ok && !r.have_events) {
-      pr_error(err, name, 0, "no events: line (not a Callgrind-format file?)");
-      ok = 0;
-   }
-   for (k = 0; k < 3; k++)
-      pr_map_free(&r.ids[k]);
-   free(r.costs);
-   if (!ok) {
-      pr_cg_free(r.p);
-      return NULL;
-   }
-   return r.p;
+   PR_CgStream *r = pr_cg_stream_new(name, 0, err);
+   pr_cg_stream_feed(r, data, len);
+   return pr_cg_stream_end(r);
 }
 
 void pr_cg_free(PR_Callgrind *p)

@@ -59,16 +59,32 @@ void pr_grow(void *arr, size_t *cap, size_t n, size_t size)
 }
 
 /*------------------------------------------------------------------*/
-/* The map: FNV-1a over the key bytes, linear probing, doubled at half
-   full. */
+/* The map: linear probing, doubled at half full.  The hash takes the
+   key eight bytes at a time (a multiply and a shift each, then a final
+   mix so that the low bits, the slot, depend on every byte): keys are
+   mostly pointers and positions, and a byte at a time (FNV-1a) was half
+   of the time of reading a big Callgrind file. */
 
 static size_t hash(const void *key, size_t len)
 {
    const unsigned char *k = key;
-   size_t h = (size_t)1469598103934665603ULL;
-   while (len--)
-      h = (h ^ *k++) * (size_t)1099511628211ULL;
-   return h;
+   unsigned long long h = 0x9E3779B97F4A7C15ULL ^ len, w;
+   while (len >= 8) {
+      memcpy(&w, k, 8);
+      h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+      h ^= h >> 32;
+      k += 8;
+      len -= 8;
+   }
+   if (len > 0) {
+      w = 0;
+      memcpy(&w, k, len);
+      h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+   }
+   h ^= h >> 33;
+   h *= 0xC4CEB9FE1A85EC53ULL;
+   h ^= h >> 33;
+   return (size_t)h;
 }
 
 void pr_map_init(PR_Map *m)

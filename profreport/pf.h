@@ -7,6 +7,8 @@
      profreport.c  the command line: read the files (include/profreader.h),
                    build one frame tree, write the report whole or not at
                    all;
+     pf_read.c     one input file, a chunk at a time: a big Callgrind
+                   file is never held whole;
      pf_tree.c     the frame tree (a flame graph's model) and how each
                    kind of input becomes one: folded stacks exactly, a
                    call graph by estimate, a heap tree at its peak;
@@ -47,6 +49,24 @@ char *pf_xstrdup(const char *s);
 typedef struct { const PR_Fn *fn; size_t at; } PF_FnAt;
 void   pf_fn_at_sort(PF_FnAt *v, size_t n);
 size_t pf_fn_at(const PF_FnAt *v, size_t n, const PR_Fn *fn);  /* or -1 */
+
+/* One input file (pf_read.c): its kind and, for a Callgrind-format
+   file, its call graph, read a chunk at a time (PR_CG_CALL_GRAPH), or
+   for any other kind its whole text (DATA, NUL-terminated), to be freed
+   by the caller; for every kind its length, its number of lines (a last
+   line without its end counted) and its last byte (0 if empty), so that
+   a file cut short is seen without its text.  0, or -1 with ERR set:
+   the file cannot be read, or is a bad Callgrind-format file.  A read
+   that takes over a second shows its progress on stderr. */
+typedef struct {
+   PR_Format     kind;
+   PR_Callgrind *cg;
+   char         *data;
+   size_t        len, lines;
+   int           last;
+} PF_Input;
+
+int pf_read(const char *path, PF_Input *in, PR_Error *err);
 
 /* An index from keys to positions in an array (pf_util.c). */
 typedef struct { size_t hash, pos; } PF_Slot;   /* pos: index + 1; 0 free */

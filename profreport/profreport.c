@@ -132,15 +132,6 @@ static int write_graph(xmlTextWriterPtr w, const void *ctx)
    return pf_write_svg(w, j->r, j->width, j->minwidth, 1);
 }
 
-/* The number of lines of DATA. */
-static size_t lines(const char *data, size_t len)
-{
-   size_t n = 1, i;
-   for (i = 0; i + 1 < len; i++)
-      n += data[i] == '\n';
-   return n;
-}
-
 /* Whether the heap tree of S is whole: every node has the children it
    says it has (a tree cut short has fewer). */
 static int whole_tree(const PR_MsSnapshot *s)
@@ -161,16 +152,17 @@ static int whole_tree(const PR_MsSnapshot *s)
    (callprof's, Callgrind's) and no totals at the end; a heap profile
    whose last tree is not whole.  One line naming the file and line, and
    exit 1; otherwise nothing. */
-static void check_whole(const char *file, const char *data, size_t len,
+static void check_whole(const char *file, const PF_Input *in,
                         const PR_Callgrind *p, const PR_Massif *m)
 {
    char msg[1200];
-   size_t n = lines(data, len);
+   const char *data = in->data;        /* NULL for a Callgrind file */
+   size_t len = in->len, n = in->lines;
    if (len == 0) {
       snprintf(msg, sizeof msg, "%.1000s: the file is empty", file);
       fail(msg);
    }
-   if (data[len - 1] != '\n') {
+   if (in->last != '\n') {
       snprintf(msg, sizeof msg, "%.1000s:%zu: the last line is cut short "
                "(the file is truncated)", file, n);
       fail(msg);
@@ -276,14 +268,25 @@ int main(int argc, char **argv)
    r.root = pf_node_new("all");
    for (i = 0; i < n_files; i++) {
       PR_Error err = { 0, "" };
+      PF_Input in;
       size_t len;
-      char *data = pr_slurp(files[i], &len, &err);
+      char *data;
       PR_Format k;
-      if (data == NULL)
+      if (pf_read(files[i], &in, &err) != 0) {
+         /* An error on a last line without its end: the file is cut
+            short, which says more than what the piece looked like. */
+         char at[4200];
+         snprintf(at, sizeof at, "%s:%zu:", files[i], in.lines);
+         if (in.kind == PR_CALLGRIND && in.len > 0 && in.last != '\n' &&
+             strncmp(err.text, at, strlen(at)) == 0)
+            check_whole(files[i], &in, NULL, NULL);
          fail(err.text);
-      k = pr_detect(data, len);
+      }
+      data = in.data;
+      len = in.len;
+      k = in.kind;
       if (len == 0)
-         check_whole(files[i], data, len, NULL, NULL);
+         check_whole(files[i], &in, NULL, NULL);
       if (k == PR_UNKNOWN) {
          snprintf(msg, sizeof msg, "%.1000s: not a Callgrind, Massif or "
                   "folded-stacks file", files[i]);
@@ -299,17 +302,17 @@ int main(int argc, char **argv)
          PR_Folded *f = pr_fold_parse(data, len, files[i], &err);
          if (f == NULL)
             fail(err.text);
-         check_whole(files[i], data, len, NULL, NULL);
+         check_whole(files[i], &in, NULL, NULL);
          pf_add_folded(r.root, f);
          pr_fold_free(f);
          r.source = "folded stacks";
          r.unit = "samples";
       } else if (k == PR_CALLGRIND) {
-         PR_Callgrind *p = pr_cg_parse(data, len, files[i], &err);
+         PR_Callgrind *p = in.cg;      /* its call graph, read by pf_read */
          int ev;
          if (p == NULL)
             fail(err.text);
-         check_whole(files[i], data, len, p, NULL);
+         check_whole(files[i], &in, p, NULL);
          ev = event ? pr_cg_event(p, event) : (p->n_events > 0 ? 0 : -1);
          /* An xtree memory file's first event, curB, is what is left at
             exit, often nothing: its flame graph is of all bytes
@@ -335,7 +338,7 @@ int main(int argc, char **argv)
          long snap;
          if (m == NULL)
             fail(err.text);
-         check_whole(files[i], data, len, NULL, m);
+         check_whole(files[i], &in, NULL, m);
          pf_add_massif(r.root, m, &snap);
          if (r.series == NULL && m->n_snaps > 0) {
             pf_chart_series(&r, m);  /* the chart shows the first file */

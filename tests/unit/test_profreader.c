@@ -13,22 +13,160 @@
 #include "check.h"
 #include "profreader.h"
 
+/* TEXT read by a stream fed pieces of SIZE bytes. */
+static PR_Callgrind *in_pieces(const char *text, size_t size, unsigned flags,
+                               PR_Error *err)
+{
+   PR_CgStream *s = pr_cg_stream_new("t.out", flags, err);
+   size_t len = strlen(text), at;
+   for (at = 0; at < len; at += size)
+      pr_cg_stream_feed(s, text + at, len - at < size ? len - at : size);
+   return pr_cg_stream_end(s);
+}
+
+static int same_costs(const pr_u64 *a, const pr_u64 *b, int n)
+{
+   return memcmp(a, b, (size_t)n * sizeof *a) == 0;
+}
+
+static int same_str(const char *a, const char *b)
+{
+   return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static int same_fn(const PR_Fn *a, const PR_Fn *b, int ne)
+{
+   return strcmp(a->name, b->name) == 0 && strcmp(a->file, b->file) == 0 &&
+          strcmp(a->obj, b->obj) == 0 && same_costs(a->self, b->self, ne);
+}
+
+/* Whether two readings of one file give the same model, every field. */
+static int same_model(const PR_Callgrind *a, const PR_Callgrind *b)
+{
+   size_t i;
+   int k, ne = a->n_events;
+   if (a->n_events != b->n_events || a->n_pos != b->n_pos ||
+       a->n_parts != b->n_parts || a->n_fns != b->n_fns ||
+       a->n_lines != b->n_lines || a->n_calls != b->n_calls ||
+       a->n_jumps != b->n_jumps || a->n_conflicts != b->n_conflicts ||
+       a->has_summary != b->has_summary || a->has_totals != b->has_totals ||
+       !same_str(a->cmd, b->cmd) || !same_str(a->creator, b->creator) ||
+       !same_str(a->desc, b->desc) || !same_costs(a->sum, b->sum, ne) ||
+       !same_costs(a->summary, b->summary, ne) ||
+       !same_costs(a->totals, b->totals, ne))
+      return 0;
+   for (k = 0; k < ne; k++)
+      if (strcmp(a->events[k], b->events[k]) != 0)
+         return 0;
+   for (k = 0; k < a->n_pos; k++)
+      if (strcmp(a->pos_names[k], b->pos_names[k]) != 0)
+         return 0;
+   for (i = 0; i < a->n_fns; i++)
+      if (!same_fn(a->fns[i], b->fns[i], ne))
+         return 0;
+   for (i = 0; i < a->n_lines; i++)
+      if (!same_fn(a->lines[i].fn, b->lines[i].fn, ne) ||
+          strcmp(a->lines[i].file, b->lines[i].file) != 0 ||
+          memcmp(&a->lines[i].pos, &b->lines[i].pos, sizeof(PR_Pos)) ||
+          !same_costs(a->lines[i].cost, b->lines[i].cost, ne))
+         return 0;
+   for (i = 0; i < a->n_calls; i++)
+      if (!same_fn(a->calls[i].caller, b->calls[i].caller, ne) ||
+          !same_fn(a->calls[i].callee, b->calls[i].callee, ne) ||
+          !same_str(a->calls[i].file, b->calls[i].file) ||
+          memcmp(&a->calls[i].pos, &b->calls[i].pos, sizeof(PR_Pos)) ||
+          a->calls[i].calls != b->calls[i].calls ||
+          !same_costs(a->calls[i].incl, b->calls[i].incl, ne))
+         return 0;
+   for (i = 0; i < a->n_jumps; i++)
+      if (!same_fn(a->jumps[i].fn, b->jumps[i].fn, ne) ||
+          strcmp(a->jumps[i].file, b->jumps[i].file) != 0 ||
+          strcmp(a->jumps[i].to_file, b->jumps[i].to_file) != 0 ||
+          memcmp(&a->jumps[i].pos, &b->jumps[i].pos, sizeof(PR_Pos)) ||
+          memcmp(&a->jumps[i].to, &b->jumps[i].to, sizeof(PR_Pos)) ||
+          a->jumps[i].cond != b->jumps[i].cond ||
+          a->jumps[i].followed != b->jumps[i].followed ||
+          a->jumps[i].executed != b->jumps[i].executed)
+         return 0;
+   for (i = 0; i < a->n_conflicts; i++)
+      if (strcmp(a->conflicts[i], b->conflicts[i]) != 0)
+         return 0;
+   return 1;
+}
+
+/* What PR_CG_CALL_GRAPH keeps of the whole model W: the functions, the
+   sums, each (caller, callee) pair's calls and inclusive cost. */
+static int same_call_graph(const PR_Callgrind *w, const PR_Callgrind *g)
+{
+   size_t i, j;
+   int ne = w->n_events;
+   if (g->n_lines != 0 || g->n_jumps != 0 || w->n_fns != g->n_fns ||
+       w->n_events != g->n_events || !same_costs(w->sum, g->sum, ne) ||
+       w->n_conflicts != g->n_conflicts)
+      return 0;
+   for (i = 0; i < w->n_fns; i++)
+      if (!same_fn(w->fns[i], g->fns[i], ne))
+         return 0;
+   for (j = 0; j < g->n_calls; j++) {
+      const PR_Call *c = &g->calls[j];
+      pr_u64 calls = 0, incl[8] = { 0 };
+      int k;
+      if (c->file != NULL || c->pos.v[0] != 0 || c->pos.v[1] != 0)
+         return 0;
+      for (i = 0; i < w->n_calls; i++)
+         if (same_fn(w->calls[i].caller, c->caller, ne) &&
+             same_fn(w->calls[i].callee, c->callee, ne)) {
+            calls += w->calls[i].calls;
+            for (k = 0; k < ne && k < 8; k++)
+               incl[k] += w->calls[i].incl[k];
+         }
+      if (calls != c->calls || !same_costs(incl, c->incl, ne < 8 ? ne : 8))
+         return 0;
+   }
+   return 1;
+}
+
+/* TEXT read whole; read in pieces of a few sizes, the same model, and
+   read for its call graph alone, the same functions and arcs. */
 static PR_Callgrind *cg(const char *text)
 {
+   static const size_t sizes[] = { 1, 2, 3, 7, 64 };
    PR_Error err = { 0, "" };
-   PR_Callgrind *p = pr_cg_parse(text, strlen(text), "t.out", &err);
-   if (p == NULL)
+   PR_Callgrind *p = pr_cg_parse(text, strlen(text), "t.out", &err), *q;
+   size_t i;
+   if (p == NULL) {
       printf("unexpected error: %s\n", err.text);
+      return NULL;
+   }
+   for (i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+      q = in_pieces(text, sizes[i], 0, &err);
+      CHECK(q != NULL && same_model(p, q));
+      pr_cg_free(q);
+      q = in_pieces(text, sizes[i], PR_CG_CALL_GRAPH, &err);
+      CHECK(q != NULL && same_call_graph(p, q));
+      pr_cg_free(q);
+   }
    return p;
 }
 
-/* The error of a file that must be refused ("" if it was not). */
+/* The error of a file that must be refused ("" if it was not); the
+   same error when it comes in pieces. */
 static const char *cg_error(const char *text)
 {
    static PR_Error err;
+   PR_Error e2;
    PR_Callgrind *p;
+   size_t size;
    memset(&err, 0, sizeof err);
    p = pr_cg_parse(text, strlen(text), "t.out", &err);
+   for (size = 1; size <= 5; size += 4) {
+      PR_Callgrind *q;
+      memset(&e2, 0, sizeof e2);
+      q = in_pieces(text, size, 0, &e2);
+      CHECK((q == NULL) == (p == NULL));
+      CHECK_STR(e2.text, err.text);
+      pr_cg_free(q);
+   }
    if (p != NULL) {
       pr_cg_free(p);
       return "";
@@ -314,6 +452,24 @@ static void test_bad(void)
    }
 }
 
+/* "\r\n" ends a line as "\n" does, even when a piece ends between the
+   two (cg() reads it a byte at a time too); so does the file's end. */
+static void test_line_ends(void)
+{
+   PR_Callgrind *a = cg(HEAD "fn=main\n1 5\ncfn=f\ncalls=2 9\n1 3\n"
+                        "fn=f\n9 3\n");
+   PR_Callgrind *b = cg("# callgrind format\r\nversion: 1\r\n"
+                        "positions: line\r\nevents: Ir\r\nfn=main\r\n"
+                        "1 5\r\ncfn=f\r\ncalls=2 9\r\n1 3\r\nfn=f\r\n9 3");
+   CHECK(a != NULL && b != NULL && same_model(a, b));
+   if (b) {
+      CHECK_LONG(b->n_calls, 1);
+      CHECK_LONG(b->sum[0], 8);
+   }
+   pr_cg_free(a);
+   pr_cg_free(b);
+}
+
 /*------------------------------------------------------------------*/
 
 static const char massif_file[] =
@@ -424,6 +580,7 @@ int main(void)
    test_jumps();
    test_parts_and_conflicts();
    test_bad();
+   test_line_ends();
    test_ms_reader();
    test_folded_and_detect();
    printf("unit: %u checks, %u failed\n", check_count, check_failed);
