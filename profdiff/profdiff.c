@@ -8,7 +8,9 @@
 
    BASE and NEW are two Callgrind-format files (callprof's, Callgrind's),
    two Cachegrind files or two Massif-format files (heapsnap's, Massif's),
-   read with the reader library (include/profreader.h).
+   read with the reader library (include/profreader.h); a Callgrind-
+   format file a chunk at a time, its call graph alone (profreport's
+   pf_read.c), so that two big files compare quickly in little memory.
 
    A call profile's functions are matched by name and object file name
    (the base name: two builds in different directories compare), not by
@@ -222,25 +224,26 @@ typedef struct {
 static void load(Side *s, const char *path)
 {
    PR_Error err = { 0, "" };
-   size_t len;
-   char *data = pr_slurp(path, &len, &err);
+   PF_Input in;
    memset(s, 0, sizeof *s);
    s->path = path;
-   if (data == NULL) {
+   /* A Callgrind-format file a chunk at a time, its call graph alone
+      (pf_read.c): two files of hundreds of megabytes compare in little
+      memory. */
+   if (pf_read(path, &in, &err) != 0) {
+      if (in.kind == PR_CALLGRIND && in.len > 0 && in.last != '\n')
+         bad("%s: the last line is cut short (the file is truncated)%s",
+             path, "");
       fprintf(stderr, "profdiff: %s\n", err.text);
       exit(2);
    }
-   if (len == 0)
+   if (in.len == 0)
       bad("%s: the file is empty%s", path, "");
-   if (data[len - 1] != '\n')
+   if (in.last != '\n')
       bad("%s: the last line is cut short (the file is truncated)%s", path, "");
-   s->kind = pr_detect(data, len);
+   s->kind = in.kind;
    if (s->kind == PR_CALLGRIND) {
-      PR_Callgrind *p = pr_cg_parse(data, len, path, &err);
-      if (p == NULL) {
-         fprintf(stderr, "profdiff: %s\n", err.text);
-         exit(2);
-      }
+      PR_Callgrind *p = in.cg;
       if (p->creator && p->has_summary && !p->has_totals)
          bad("%s: no totals: line after the summary: at the top (the file "
              "is truncated)%s", path, "");
@@ -252,7 +255,7 @@ static void load(Side *s, const char *path)
       else
          pr_cg_free(p);
    } else if (s->kind == PR_MASSIF) {
-      s->ms = pr_ms_parse(data, len, path, &err);
+      s->ms = pr_ms_parse(in.data, in.len, path, &err);
       if (s->ms == NULL) {
          fprintf(stderr, "profdiff: %s\n", err.text);
          exit(2);
@@ -263,7 +266,7 @@ static void load(Side *s, const char *path)
       bad("%s: not a Callgrind, Cachegrind or Massif-format file%s", path,
           s->kind == PR_FOLDED ? " (folded stacks have no totals to compare)"
                                : "");
-   free(data);
+   free(in.data);
 }
 
 /*------------------------------------------------------------*/
