@@ -33,7 +33,8 @@
       the totals of both and the change, for every event;
       the functions whose self cost of the event (--event, default the
         first common one) changed most, in absolute terms and (above the
-        noise floor) relative ones, then the same for inclusive cost;
+        noise floor) relative ones, then the same for inclusive cost (a
+        Cachegrind file has no inclusive cost);
       the functions only in NEW and only in BASE;
    and for two heap profiles: the peak (heap + extra + stacks), the time
    of the peak, and the allocation sites (the children of the peak
@@ -505,11 +506,14 @@ static int cmp_change(const void *a, const void *b)
    return strcmp(x->where, y->where);
 }
 
-/* Whether F is above the noise floor of event E on either side. */
-static int above_noise(const Diff *d, const DFn *f, int e)
+/* Whether F's self (or inclusive) cost of event E is above the noise
+   floor on either side. */
+static int above_noise(const Diff *d, const DFn *f, int e, int incl)
 {
    double floor = opt.noise / 100.0 * (double)d->total[0][e];
-   return (double)f->self[0][e] > floor || (double)f->self[1][e] > floor;
+   const pr_u64 *x = incl ? f->incl[0] : f->self[0];
+   const pr_u64 *y = incl ? f->incl[1] : f->self[1];
+   return (double)x[e] > floor || (double)y[e] > floor;
 }
 
 static void print_changes(const Diff *d, int e, int incl, int rel,
@@ -523,7 +527,7 @@ static void print_changes(const Diff *d, int e, int incl, int rel,
       const pr_u64 *y = incl ? f->incl[1] : f->self[1];
       if (x[e] == y[e] || !f->seen[0] || !f->seen[1])
          continue;
-      if (rel && !above_noise(d, f, e))
+      if (rel && !above_noise(d, f, e, incl))
          continue;
       order[n++] = i;
    }
@@ -762,8 +766,10 @@ static int diff_calls(Side *b, Side *n)
    order = pf_xcalloc(d.n_fns, sizeof *order);
    print_changes(&d, ev, 0, 0, order);
    print_changes(&d, ev, 0, 1, order);
-   if (!b->cachegrind && !n->cachegrind)
+   if (!b->cachegrind && !n->cachegrind) {
       print_changes(&d, ev, 1, 0, order);
+      print_changes(&d, ev, 1, 1, order);
+   }
    print_only(&d, ev, 1, order);
    print_only(&d, ev, 0, order);
 
@@ -773,7 +779,7 @@ static int diff_calls(Side *b, Side *n)
          ;
       judge(&opt.limits[l], NULL, d.total[0][e], d.total[1][e]);
       for (i = 0; opt.per_function && i < d.n_fns; i++)
-         if (above_noise(&d, &d.fns[i], e))
+         if (above_noise(&d, &d.fns[i], e, 0))
             judge(&opt.limits[l], d.fns[i].name, d.fns[i].self[0][e],
                   d.fns[i].self[1][e]);
    }
