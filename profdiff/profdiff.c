@@ -1069,7 +1069,7 @@ static void write_html(Side *b, Side *n, const int col[2], const char *unit)
    DiffPage d;
    Side *side[2] = { n, b };                /* r[0] NEW, r[1] BASE */
    char msg[1200], title[4200];
-   pr_u64 most;
+   pr_u64 most, back;
    int k;
    memset(&d, 0, sizeof d);
    for (k = 0; k < 2; k++) {
@@ -1087,8 +1087,8 @@ static void write_html(Side *b, Side *n, const int col[2], const char *unit)
       d.r[k].title = title[0] ? pf_xstrdup(title) : NULL;
    }
    most = annotate(d.r[0].root, d.r[1].root);
-   k = (int)annotate(d.r[1].root, d.r[0].root);
-   d.r[0].max_change = d.r[1].max_change = most > (pr_u64)k ? most : (pr_u64)k;
+   back = annotate(d.r[1].root, d.r[0].root);
+   d.r[0].max_change = d.r[1].max_change = most > back ? most : back;
    d.unit = unit;
    d.total[0] = d.r[1].root->total;
    d.total[1] = d.r[0].root->total;
