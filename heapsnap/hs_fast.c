@@ -13,17 +13,16 @@
        (clock_per_run: a load, an add and a store each);
      - every client request returns to the scheduler, which calls the
        callback and enters generated code again;
-     - Valgrind's own translation settings, and the guest state where
-       the core puts it.
+     - Valgrind's own translation settings.
 
-   With --fast-paths=yes (the default) four tricks replace those.  Each
+   With --fast-paths=yes (the default) three tricks replace those.  Each
    changes only speed: tests/heapsnap/fast_paths_*.vgtest run programs
    both ways and require the same file, snapshot for snapshot and time
    for time (tests/same-profile).  (Single-threaded ones: Valgrind
    switches threads after a count of superblocks, which unrolling
    changes, so a threaded program interleaves differently.)  What each gained when it was added,
    on malloc-heavy (docs/benchmarks.md, "How heapsnap got from 1.0x to
-   0.8x Massif"; all four against --fast-paths=no: "heapsnap's fast
+   0.8x Massif"; all of them against --fast-paths=no: "heapsnap's fast
    paths" there), and what each assumes:
 
    1. The clock added on entry (clock_on_entry): the superblock's whole
@@ -41,13 +40,12 @@
       scheduler's round trip saved on every allocation and free:
       3.23 s -> 3.15 s.  Assumes amd64's guest state (include/
       tool_platform.h).
-   4. The main thread's guest state placed 16 bytes past a multiple of
-      32 bytes (place_guest_state): on AMD EPYC a tight loop runs 11%
-      slower when the state starts at a multiple of 32 (3.1 s against
-      2.75 s).  Assumes Valgrind 3.19's allocation order on amd64
-      (TP_GS_AFTER_MARKER, defined for that version only, as its test
-      requires it).  Measured on AMD EPYC only; elsewhere it moves the
-      state by 48 bytes at most, an effect not measured. */
+   A fourth trick, placing the main thread's guest state 16 bytes past a
+   multiple of 32 bytes at a distance measured for Valgrind 3.19, was
+   taken out: measured with and without it on perl, sqlite3, python3, xz
+   and malloc-heavy, four layouts each, it gave nothing (ratios 0.95 to
+   1.07, docs/benchmarks.md), and it could apply to one Valgrind build
+   only. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -265,14 +263,6 @@ static VG_REGPARM(1) UWord fast_call(TP_GuestState *g)
 {
    const UWord *arg = (const UWord *)g->TP_GUEST_REQ_ARGS;
    ThreadId tid;
-   static Bool placed_said = False;
-
-   if (UNLIKELY(!placed_said)) {          /* see place_guest_state */
-      placed_said = True;
-      if (VG_(clo_verbosity) > 2)
-         VG_(dmsg)("heapsnap: guest state at %p (%lu past a multiple of "
-                   "32)\n", g, (Addr)g % 32);
-   }
 
    if (!HS_(is_malloc_callback)(arg[1]))
       return 0;
@@ -330,37 +320,6 @@ static void add_fast_call(IRSB *out, const VexGuestLayout *layout)
    out->jumpkind = Ijk_Boring;
 }
 
-/*------------------------------------------------------------*/
-/*--- Where the guest state lands                          ---*/
-/*------------------------------------------------------------*/
-
-/* Generated code keeps the guest registers in the thread's guest state
-   and decrements an event counter 8 bytes into it on entry to every
-   superblock.  On the AMD EPYC machines we measure on, a tight loop runs
-   about 11% slower when the guest state starts at a multiple of 32 bytes
-   (the counter then shares a 32-byte block with RAX and RCX, 16 and 24
-   bytes in) than when it starts 16 bytes past one: malloc-heavy takes
-   3.1 s or 2.75 s by that alone.  The core allocates the threads' states
-   (16-byte aligned) soon after the tool's post_clo_init, from the arena
-   the tool's VG_(malloc) uses, so where they land moves with everything
-   allocated before: the client's environment, and each tool's own
-   allocations (Massif's states land elsewhere than heapsnap's, in the
-   other phase).  So heapsnap's last allocation before that is a 16-byte
-   marker, and when the main thread's state would then start at a
-   multiple of 32, a second marker moves it on by 48 bytes.  The
-   distance from the marker to that state is the core's:
-   TP_GS_AFTER_MARKER, measured for Valgrind 3.19 on amd64 (the same for
-   every program and option tried); elsewhere nothing is done.  Nothing
-   but speed depends on it; with -v -v the first malloc call says where
-   the state landed. */
-static void place_guest_state(void)
-{
-#ifdef TP_GS_AFTER_MARKER
-   Addr marker = (Addr)VG_(malloc)("hs.main.gs_marker", 16);
-   if ((marker + TP_GS_AFTER_MARKER) % 32 == 0)
-      (void)VG_(malloc)("hs.main.gs_marker", 16);
-#endif
-}
 
 
 /*------------------------------------------------------------*/
@@ -403,15 +362,11 @@ void HS_(fast_pre_clo_init)(void)
    VG_(clo_vex_control).iropt_unroll_thresh = FAST_UNROLL;
 }
 
-/* After the options, as the last allocation of post_clo_init (trick 4
-   counts on it). */
+/* After the options. */
 void HS_(fast_post_clo_init)(void)
 {
-   if (!HS_(clo_fast_paths)) {
-      /* Valgrind's default again, unless the user gave one. */
-      if (VG_(clo_vex_control).iropt_unroll_thresh == FAST_UNROLL)
-         VG_(clo_vex_control).iropt_unroll_thresh = CORE_UNROLL;
-      return;
-   }
-   place_guest_state();
+   /* Valgrind's default again, unless the user gave one. */
+   if (!HS_(clo_fast_paths) &&
+       VG_(clo_vex_control).iropt_unroll_thresh == FAST_UNROLL)
+      VG_(clo_vex_control).iropt_unroll_thresh = CORE_UNROLL;
 }

@@ -18,12 +18,6 @@
    - amd64's guest state: heapsnap's malloc calls from generated code
      (hs_fast.c) read a client request's arguments and write its result
      where the amd64 guest keeps them (TP_GUEST_*).
-   - One Valgrind build: heapsnap's guest-state placement (hs_fast.c)
-     uses the distance, measured for Valgrind 3.19 on amd64, from its
-     last allocation to the main thread's guest state;
-     TP_GS_AFTER_MARKER is defined only for that version, and without
-     it nothing is placed (its test, tests/heapsnap/
-     guest_state_place.vgtest, requires the same version).
 
    A port starts here: the #error below, then every use of these
    names. */
@@ -51,10 +45,5 @@ typedef VexGuestAMD64State TP_GuestState;
 #define TP_GUEST_REQ_ARGS guest_RAX   /* a client request's argument block */
 #define TP_GUEST_REQ_RET  guest_RDX   /* and its result */
 
-/* Bytes from heapsnap's 16-byte marker to the main thread's guest state
-   (hs_fast.c, place_guest_state): Valgrind 3.19 on amd64 only. */
-#if __VALGRIND_MAJOR__ == 3 && __VALGRIND_MINOR__ == 19
-#define TP_GS_AFTER_MARKER 0x1E30
-#endif
 
 #endif /* TOOL_PLATFORM_H */
