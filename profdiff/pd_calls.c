@@ -196,6 +196,10 @@ static void common_events(Diff *d, const PD_Side *b, const PD_Side *n)
    d->total[1] = pf_xcalloc((size_t)d->n_ev, sizeof (pr_u64));
 }
 
+/*------------------------------------------------------------*/
+/*--- The lists of changes                                 ---*/
+/*------------------------------------------------------------*/
+
 static const Diff *sort_d;
 static int sort_ev, sort_incl, sort_rel;
 
