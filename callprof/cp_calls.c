@@ -162,17 +162,32 @@ typedef struct ArcNode {
 
 static VgHashTable *arcs;
 
+/* Every call looks its arc up: as for locations (cp_bb.c), a
+   direct-mapped cache of the last arc per slot spares most calls the
+   table's lookup.  Arcs are never removed. */
+#define ARC_CACHE_BITS 12
+static ArcNode *arc_cache[1 << ARC_CACHE_BITS];
+
 static CP_Arc *arc_get(CP_Ctx *caller, Addr site, CP_Ctx *callee,
                        Addr target)
 {
    UInt tid = CP_(cost_tid)();
    UWord key = (((UWord)caller * 31 + site) * 31 + (UWord)callee) * 31 + tid;
-   ArcNode *n;
+   ArcNode **slot = &arc_cache[((ULong)key * 0x9E3779B97F4A7C15ULL) >>
+                               (64 - ARC_CACHE_BITS)];
+   ArcNode *n = *slot;
 
+#define ARC_IS(n) ((n)->key == key && (n)->caller == caller && \
+                   (n)->arc.site == site && (n)->arc.callee == callee && \
+                   (n)->arc.tid == tid)
+   if (n != NULL && ARC_IS(n))
+      return &n->arc;
    for (n = VG_(HT_lookup)(arcs, key); n; n = n->next)
-      if (n->key == key && n->caller == caller && n->arc.site == site &&
-          n->arc.callee == callee && n->arc.tid == tid)
+      if (ARC_IS(n)) {
+         *slot = n;
          return &n->arc;
+      }
+#undef ARC_IS
    n = CP_(perm)(sizeof *n + CP_(n_ev) * sizeof(ULong));
    n->key = key;
    n->caller = caller;
@@ -183,6 +198,7 @@ static CP_Arc *arc_get(CP_Ctx *caller, Addr site, CP_Ctx *callee,
    n->arc.next = caller->arcs;
    caller->arcs = &n->arc;
    VG_(HT_add_node)(arcs, n);
+   *slot = n;
    return &n->arc;
 }
 
@@ -603,7 +619,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
                                     ULong clock)
 {
    Thread *t;
-   CP_Loc *to = CP_(loc_of)(target);
+   CP_Loc *to;
    CP_Kind kind = e->kind;
    Bool ret_without_call = False, emulated = False;
    Int popcount = 1;
@@ -619,11 +635,20 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    if (kind == CP_Ret) {
       popcount = (Int)cpx_return_pops(t->stack, sizeof(Frame), t->sp, sp,
                                       target);
+      if (popcount > 0 && t->sp > 0 &&
+          !(t->n_sig > 0 && t->sp == t->bottom)) {
+         unwind(t, sp, popcount);   /* the common case: no location */
+         return;
+      }
       if (popcount == 0) {
          kind = CP_Jump;
          ret_without_call = True;
       }
    }
+   /* A return's target needs no location unless it returns where no
+      call was seen: returns are half the transitions, and the lookup
+      is a cache miss or two. */
+   to = CP_(loc_of)(target);
 
    /* A jump Callgrind takes as a call. */
    if (kind == CP_Jump) {
