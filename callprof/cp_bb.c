@@ -664,7 +664,7 @@ static ULong discard[4096];
 VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
 {
    CP_Ctx *ctx;
-   CP_Foreign *f;
+   CP_Foreign *f, *prev;
    UInt tid;
    Addr site;
 
@@ -692,10 +692,17 @@ VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
    }
    site = b->loc->fn->skip && ctx != b->loc->fn->ctx ? CP_(skipped_site)()
                                                      : 0;
-   for (f = b->foreign; f; f = f->next)
+   for (prev = NULL, f = b->foreign; f; prev = f, f = f->next)
       if (f->ctx == ctx && f->site == site && f->tid == tid)
          break;
-   if (f == NULL) {
+   if (f != NULL && prev != NULL) {
+      /* To the front: a PLT stub runs in the context of every call site
+         that goes through it (skipped code), so its list can be long,
+         and the next run is most often from the same site. */
+      prev->next = f->next;
+      f->next = b->foreign;
+      b->foreign = f;
+   } else if (f == NULL) {
       f = CP_(perm)(sizeof *f);
       f->ctx = ctx;
       f->tid = tid;
