@@ -210,6 +210,10 @@ void pf_add_massif(PF_Node *root, const PR_Massif *m, long *snap);
 /* The flame graph of R, WIDTH pixels wide, frames narrower than MINWIDTH
    pixels left out (their cost stays in their parent), into W: a whole
    SVG document when STANDALONE, else the <svg> element of a page. */
+/* A <text> element at X, Y with class CLS and text-anchor ANCHOR (each
+   left out when NULL); non-zero when the writer failed. */
+int pf_svg_text(xmlTextWriterPtr w, const char *cls, double x, double y,
+                const char *anchor, const char *s);
 int pf_write_svg(xmlTextWriterPtr w, const PF_Report *r, double width,
                  double minwidth, int standalone);
 /* The chart's figures from a heap profile M: its snapshots, its peak

@@ -296,20 +296,10 @@ int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width)
    rc |= xmlTextWriterEndElement(w) < 0;
    pf_commas(ymax, a, sizeof a);
    snprintf(buf, sizeof buf, "%s B", a);
-   rc |= xmlTextWriterStartElement(w, BAD_CAST "text") < 0;
-   rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x", "%d", LEFT - 4) < 0;
-   rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y", "%d", TOP_M + 4) < 0;
-   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "text-anchor", BAD_CAST "end") < 0;
-   rc |= xmlTextWriterWriteString(w, BAD_CAST buf) < 0;
-   rc |= xmlTextWriterEndElement(w) < 0;
+   rc |= pf_svg_text(w, NULL, LEFT - 4, TOP_M + 4, "end", buf);
    pf_commas(tmax, a, sizeof a);
    snprintf(buf, sizeof buf, "%s %s", a, r->time_unit ? r->time_unit : "");
-   rc |= xmlTextWriterStartElement(w, BAD_CAST "text") < 0;
-   rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x", "%.1f", LEFT + pw) < 0;
-   rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y", "%d", H - 8) < 0;
-   rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "text-anchor", BAD_CAST "end") < 0;
-   rc |= xmlTextWriterWriteString(w, BAD_CAST buf) < 0;
-   rc |= xmlTextWriterEndElement(w) < 0;
+   rc |= pf_svg_text(w, NULL, LEFT + pw, H - 8, "end", buf);
    /* The peak. */
    if (n > 0 && r->peak < n) {
       const PF_Point *p = &s[r->peak];
@@ -325,12 +315,7 @@ int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width)
       rc |= xmlTextWriterEndElement(w) < 0;
       pf_commas(top, a, sizeof a);
       snprintf(buf, sizeof buf, "peak: %s B", a);
-      rc |= xmlTextWriterStartElement(w, BAD_CAST "text") < 0;
-      rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "peak") < 0;
-      rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x", "%.1f", X(p->time) + 4) < 0;
-      rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y", "%d", TOP_M + 12) < 0;
-      rc |= xmlTextWriterWriteString(w, BAD_CAST buf) < 0;
-      rc |= xmlTextWriterEndElement(w) < 0;
+      rc |= pf_svg_text(w, "peak", X(p->time) + 4, TOP_M + 12, NULL, buf);
    }
    /* A tooltip per snapshot: an invisible column around it. */
    for (i = 0; i < n; i++) {
@@ -387,13 +372,8 @@ int pf_write_chart(xmlTextWriterPtr w, const PF_Report *r, double width)
          if (strlen(name) > 80)            /* whole in the area's tooltip */
             strcpy(name + 77, "...");
       }
-      rc |= xmlTextWriterStartElement(w, BAD_CAST "text") < 0;
-      rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x", "%.1f", x + 14) < 0;
-      rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y", "%.1f", y) < 0;
-      rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "font-size", BAD_CAST "11") < 0;
-      rc |= xmlTextWriterWriteString(w, BAD_CAST (l < r->n_sites ? name
-                                                  : label[l - r->n_sites])) < 0;
-      rc |= xmlTextWriterEndElement(w) < 0;
+      rc |= pf_svg_text(w, "legend", x + 14, y, NULL,
+                        l < r->n_sites ? name : label[l - r->n_sites]);
    }
    rc |= xmlTextWriterEndElement(w) < 0;             /* g */
    rc |= xmlTextWriterEndElement(w) < 0;             /* svg */

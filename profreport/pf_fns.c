@@ -204,28 +204,44 @@ void pf_fns_add(PF_Fns *f, const PR_Callgrind *p)
 /*--- Inclusive and derived costs                          ---*/
 /*------------------------------------------------------------*/
 
-/* Column D of V from the terms of derived[SPEC]. */
+/* A list of terms ("Ir 10*Bm 10*L1m": derived[], rates[]), one term at
+   a time: term(f, &t) reads the term at T.s and moves T.s past it,
+   setting T.coef (1 without one), T.name and T.len (the event's name)
+   and T.col (its column in F, -1 if the file has no such event); it
+   returns 0 at the end of the list. */
+typedef struct {
+   const char   *s;
+   unsigned long coef;
+   const char   *name;
+   size_t        len;
+   int           col;
+} Term;
+
+static int term(const PF_Fns *f, Term *t)
+{
+   const char *e, *star;
+   if (*t->s == '\0')
+      return 0;
+   e = strchr(t->s, ' ');
+   if (e == NULL)
+      e = t->s + strlen(t->s);
+   star = memchr(t->s, '*', (size_t)(e - t->s));
+   t->coef = star ? strtoul(t->s, NULL, 10) : 1;
+   t->name = star ? star + 1 : t->s;
+   t->len = (size_t)(e - t->name);
+   t->col = column(f, t->name, t->len);
+   t->s = *e ? e + 1 : e;
+   return 1;
+}
+
+/* Column D of V from TERMS (columns before D only). */
 static void derive(const PF_Fns *f, pr_u64 *v, int d, const char *terms)
 {
-   const char *s = terms;
+   Term t = { terms, 0, NULL, 0, 0 };
    pr_u64 sum = 0;
-   while (*s) {
-      unsigned long coef = 1;
-      const char *e, *star = NULL;
-      int c;
-      e = strchr(s, ' ');
-      if (e == NULL)
-         e = s + strlen(s);
-      star = memchr(s, '*', (size_t)(e - s));
-      if (star) {
-         coef = strtoul(s, NULL, 10);
-         s = star + 1;
-      }
-      c = column(f, s, (size_t)(e - s));
-      if (c >= 0 && c < d)
-         sum += coef * v[c];
-      s = *e ? e + 1 : e;
-   }
+   while (term(f, &t))
+      if (t.col >= 0 && t.col < d)
+         sum += t.coef * v[t.col];
    v[d] = sum;
 }
 
@@ -233,23 +249,14 @@ static void derive(const PF_Fns *f, pr_u64 *v, int d, const char *terms)
    too where it is a term (the cycle estimate is no estimate without). */
 static int derivable(const PF_Fns *f, const char *terms)
 {
-   const char *s = terms;
+   Term t = { terms, 0, NULL, 0, 0 };
    int other = 0;
-   while (*s) {
-      const char *e = strchr(s, ' '), *star;
-      int c;
-      if (e == NULL)
-         e = s + strlen(s);
-      star = memchr(s, '*', (size_t)(e - s));
-      if (star)
-         s = star + 1;
-      c = column(f, s, (size_t)(e - s));
-      if ((size_t)(e - s) == 2 && strncmp(s, "Ir", 2) == 0) {
-         if (c < 0)
+   while (term(f, &t)) {
+      if (t.len == 2 && strncmp(t.name, "Ir", 2) == 0) {
+         if (t.col < 0)
             return 0;
-      } else if (c >= 0)
+      } else if (t.col >= 0)
          other = 1;
-      s = *e ? e + 1 : e;
    }
    return other;
 }
@@ -406,17 +413,12 @@ static int totals(xmlTextWriterPtr w, const PF_Fns *f)
       const char *side[2] = { rates[k].misses, rates[k].accesses };
       int s, have[2] = { 0, 0 };
       for (s = 0; s < 2; s++) {
-         const char *t = side[s];
-         while (*t) {
-            const char *e = strchr(t, ' ');
-            if (e == NULL)
-               e = t + strlen(t);
-            if ((c = column(f, t, (size_t)(e - t))) >= 0) {
-               v[s] += f->total[c];
+         Term t = { side[s], 0, NULL, 0, 0 };
+         while (term(f, &t))
+            if (t.col >= 0) {
+               v[s] += f->total[t.col];
                have[s] = 1;
             }
-            t = *e ? e + 1 : e;
-         }
       }
       if (!have[0] || !have[1] || v[1] == 0)
          continue;

@@ -170,7 +170,8 @@ int pf_write_html(xmlTextWriterPtr w, const PF_Report *r, double width,
             "table.stacks { border-collapse: collapse; font-size: 0.85em; }\n"
             "table.stacks td, table.stacks th { padding: 2px 8px; "
             "border-bottom: 1px solid #ddd; vertical-align: top; }\n"
-            "ol.frames { margin: 0; padding-left: 1.5em; }\n");
+            "ol.frames { margin: 0; padding-left: 1.5em; }\n"
+            "svg text.legend { font-size: 11px; }\n");
    rc |= pf_page_body(w, pf_clean(r->title, buf, sizeof buf));
 
    pf_commas(r->root->total, a, sizeof a);

@@ -354,19 +354,26 @@ static const char script[] =
 "  frames: frames };\n"
 "})();\n";
 
+int pf_svg_text(xmlTextWriterPtr w, const char *cls, double x, double y,
+                const char *anchor, const char *s)
+{
+   int rc = xmlTextWriterStartElement(w, BAD_CAST "text") < 0;
+   if (cls)
+      rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST cls) < 0;
+   rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x", "%.1f", x) < 0;
+   rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y", "%.1f", y) < 0;
+   if (anchor)
+      rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "text-anchor",
+                                        BAD_CAST anchor) < 0;
+   rc |= xmlTextWriterWriteString(w, BAD_CAST s) < 0;
+   rc |= xmlTextWriterEndElement(w) < 0;
+   return rc;
+}
+
 static void text_el(Out *o, const char *cls, double x, double y,
                     const char *anchor, const char *s)
 {
-   xmlTextWriterPtr w = o->w;
-   o->rc |= xmlTextWriterStartElement(w, BAD_CAST "text") < 0;
-   o->rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST cls) < 0;
-   o->rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x", "%.1f", x) < 0;
-   o->rc |= xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y", "%.1f", y) < 0;
-   if (anchor)
-      o->rc |= xmlTextWriterWriteAttribute(w, BAD_CAST "text-anchor",
-                                           BAD_CAST anchor) < 0;
-   o->rc |= xmlTextWriterWriteString(w, BAD_CAST s) < 0;
-   o->rc |= xmlTextWriterEndElement(w) < 0;
+   o->rc |= pf_svg_text(o->w, cls, x, y, anchor, s);
 }
 
 int pf_write_svg(xmlTextWriterPtr w, const PF_Report *r, double width,
