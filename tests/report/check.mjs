@@ -58,7 +58,7 @@
 
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {createRequire} from 'node:module'
+import {launchChromium} from '../browser.mjs'
 
 const [modulesDir, chromiumPath, reportPath, ...rest] = process.argv.slice(2)
 const takes = {
@@ -93,8 +93,6 @@ for (let i = 0; i < rest.length; i++) {
   }
 }
 
-const require = createRequire(path.join(path.resolve(modulesDir), 'package.json'))
-const {chromium} = require('playwright-core')
 
 const budgetMs = 1000 * (Number(process.env.CHECK_READER_TIMEOUT) || 60)
 const deadline = Date.now() + budgetMs
@@ -208,21 +206,9 @@ function unionShare(spans, W) {
 
 let browser
 try {
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    timeout: left(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  browser = await launchChromium(modulesDir, chromiumPath, left())
 } catch (e) {
-  say(`harness: cannot start ${chromiumPath}: ${String(e.message).split('\n')[0]}`)
+  say(e.message)
   say('RESULT: harness')
   process.exit(99)
 }

@@ -37,6 +37,7 @@ import http from 'node:http'
 import fs from 'node:fs'
 import path from 'node:path'
 import {createRequire} from 'node:module'
+import {launchChromium} from '../browser.mjs'
 
 const [modulesDir, chromiumPath, profilePath, ...rest] = process.argv.slice(2)
 // --import-only: only an import error fails; what the table shows (no
@@ -48,7 +49,6 @@ if (!modulesDir || !chromiumPath || !profilePath) {
   process.exit(99)
 }
 const require = createRequire(path.join(path.resolve(modulesDir), 'package.json'))
-const {chromium} = require('playwright-core')
 const distDir = path.join(path.dirname(require.resolve('speedscope/package.json')), 'dist/release')
 
 const budgetMs = 1000 * (Number(process.env.CHECK_READER_TIMEOUT) || 20)
@@ -153,23 +153,9 @@ const base = `http://127.0.0.1:${server.address().port}`
 
 let browser
 try {
-  // playwright gives the browser a fresh temporary --user-data-dir itself
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    timeout: left(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  browser = await launchChromium(modulesDir, chromiumPath, left())
 } catch (e) {
-  console.log(`harness: cannot start ${chromiumPath}: ${String(e.message).split('\n')[0]}`)
+  console.log(e.message)
   console.log('RESULT: harness')
   server.close()
   process.exit(99)
