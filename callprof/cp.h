@@ -252,16 +252,18 @@ extern ULong *CP_(sim_ev);
 typedef struct CP_Fn {
    struct CP_Fn *next;       /* VgHashNode */
    UWord         key;        /* hash of the three names */
-   const HChar  *obj, *file, *name;
+   /* What a call of it reads, together (one cache line, mostly): */
+   struct CP_Ctx *ctx;       /* the function itself: level 1, no callers */
    UInt          id;         /* from 0 in creation order: the index of
                                 per-thread tables (Thread.active) */
+   UInt          max_rec;    /* --separate-recs: levels kept apart */
    Bool          skip;       /* PLT code with --skip-plt=yes */
    Bool          pop_on_jump;/* _dl_runtime_resolve*: its jump ends it */
    Bool          dump_before, dump_after, zero_before, toggle;
-   UInt          active;     /* open calls (all threads) */
-   UInt          max_rec;    /* --separate-recs: levels kept apart */
+   UInt          active;     /* open calls (all threads), counted
+                                only while CP_(fn_actions) */
    UInt          max_callers;/* --separate-callers: callers kept apart */
-   struct CP_Ctx *ctx;       /* the function itself: level 1, no callers */
+   const HChar  *obj, *file, *name;
    struct CP_Ctx *last_callers; /* the caller context CP_(callers_ctx)
                                    found last */
    struct CP_Block *own_blocks; /* blocks that start in it (by
@@ -302,6 +304,8 @@ typedef struct CP_Loc {
    DebugInfo     *di;        /* NULL: no object ("???") */
    VgSectKind     sect;
    Bool           is_entry;
+   Bool           pop_on_jump;  /* fn's, copied: the transition of a jump
+                                   from here needs no more of fn */
 } CP_Loc;
 
 CP_Loc *CP_(loc_of)(Addr a);
@@ -414,6 +418,11 @@ void CP_(clock_fold)(ThreadId tid);
 extern CP_Ctx *CP_(cur_ctx);
 /* What the instrumentation compares (see the top of the file). */
 extern CP_Ctx *CP_(inline_ctx);
+/* Whether some function has an action on entry or exit (--dump-before,
+   --dump-after, --zero-before, --toggle-collect): only then are calls
+   counted in CP_Fn.active.  Set when such a function is made, before
+   any call of it. */
+extern Bool    CP_(fn_actions);
 extern CP_Ctx  CP_(unshared_mark);
 /* True while the running thread collects into the shared counters. */
 extern Bool   CP_(shared_counting);

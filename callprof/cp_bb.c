@@ -63,6 +63,7 @@ ULong     CP_(ir_stopped);
 
 CP_Ctx   *CP_(cur_ctx);
 CP_Ctx   *CP_(inline_ctx);
+Bool      CP_(fn_actions) = False;
 CP_Ctx    CP_(unshared_mark);
 Bool      CP_(shared_counting) = True;
 Bool      CP_(instrumenting) = True;
@@ -167,6 +168,8 @@ static CP_Fn *fn_get(const HChar *obj, const HChar *file, const HChar *name)
    f->dump_after = CP_(fn_matches)(CP_PAT_DUMP_AFTER, name);
    f->zero_before = CP_(fn_matches)(CP_PAT_ZERO_BEFORE, name);
    f->toggle = CP_(fn_matches)(CP_PAT_TOGGLE, name);
+   if (f->dump_before || f->dump_after || f->zero_before || f->toggle)
+      CP_(fn_actions) = True;
    f->max_rec = CP_(separate_recs_of)(name);
    f->max_callers = CP_(separate_callers_of)(name);
    f->ctx = new_ctx(f, f->name, 1, NULL, NULL, 0);
@@ -345,6 +348,7 @@ static CP_Loc *new_loc(Addr a)
    }
    plt = l->sect == Vg_SectPLT;
    l->fn = fn_get(obj, file, name);
+   l->pop_on_jump = l->fn->pop_on_jump;
    if (plt && CP_(clo_skip_plt))
       l->fn->skip = True;
    VG_(HT_add_node)(locs, l);

@@ -95,6 +95,8 @@ typedef struct {
    CP_Ctx *saved_ctx;
    Site    nonskipped;
    UInt    fn_sp;      /* height of the function stack at the call */
+   UInt    fn_id;      /* the callee's CP_Fn.id (a return needs no more
+                          of it than that) */
    Bool    deeper;     /* the callee's open calls were raised */
 } Frame;
 
@@ -439,7 +441,10 @@ void CP_(thread_stop)(ThreadId tid)
 
 static Thread *current(void)
 {
-   CP_(thread_start)(VG_(get_running_tid)());
+   ThreadId tid = VG_(get_running_tid)();
+   if (LIKELY(running == &threads[tid]))
+      return running;               /* every call but at a switch */
+   CP_(thread_start)(tid);
    return running;
 }
 
@@ -529,9 +534,10 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
             t->root->fn = src.ctx ? src.ctx->func : NULL;
          f->path = t->path = path_get(t->path, to, NULL);
       }
+      f->fn_id = to->id;
       CP_(set_ctx)(ctx);
       t->nonskipped.ctx = NULL;
-      if (to->active++ == 0 &&
+      if (CP_(fn_actions) && to->active++ == 0 &&
           (to->dump_before || to->zero_before || to->toggle))
          entered(to);
    }
@@ -561,16 +567,18 @@ static void pop(Thread *t)
    f = &t->stack[--t->sp];
    t->nonskipped = f->nonskipped;
    if (f->arc) {
-      CP_Fn *fn = f->arc->callee->func;
       charge(t, f);
       if (f->path)
          t->path = f->path->parent;
       t->fn_sp = f->fn_sp;
       if (f->deeper)
-         --*active_of(t, fn);
+         --t->active[f->fn_id];      /* push made it exist */
       CP_(set_ctx)(ctx_at_level(t, f->saved_ctx));
-      if (--fn->active == 0 && (fn->dump_after || fn->toggle))
-         left(fn);
+      if (CP_(fn_actions)) {
+         CP_Fn *fn = f->arc->callee->func;
+         if (--fn->active == 0 && (fn->dump_after || fn->toggle))
+            left(fn);
+      }
    }
 }
 
@@ -664,7 +672,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
             CP_(add_jump)(src.ctx, CP_(cost_tid)(), src.instr, target);
          return;
       }
-      if (from->fn->pop_on_jump && t->sp > 0 && t->stack[t->sp - 1].arc) {
+      if (from->pop_on_jump && t->sp > 0 && t->stack[t->sp - 1].arc) {
          Frame *top = &t->stack[t->sp - 1];
          src = top->site;
          sp = top->at.sp;
