@@ -85,20 +85,27 @@ typedef struct {
    Addr   ret_addr;    /* 0 unless a real call instruction */
 } Site;
 
+/* A frame of a thread's call stack.  Frames are frame_size bytes apart:
+   ENTER has the run's events only (one with plain Ir), so a frame is
+   112 bytes, where one with room for every event took five cache lines
+   of every call and return. */
 typedef struct {
    CPX_Frame at;       /* first: what cp_classify.h reads (the stack
                           pointer, site.ret_addr) */
    CP_Arc *arc;        /* NULL: a skipped function */
    CP_Path *path;      /* NULL unless --folded-out-file */
    Site    site;
-   ULong   enter[CP_MAX_EV];  /* the thread's costs at the call */
    CP_Ctx *saved_ctx;
    Site    nonskipped;
    UInt    fn_sp;      /* height of the function stack at the call */
    UInt    fn_id;      /* the callee's CP_Fn.id (a return needs no more
                           of it than that) */
    Bool    deeper;     /* the callee's open calls were raised */
+   ULong   enter[];    /* the thread's costs at the call, CP_(n_ev) */
 } Frame;
+
+static SizeT frame_size;   /* calls_init */
+#define FRAME(t, i) ((Frame *)((HChar *)(t)->stack + (SizeT)(i) * frame_size))
 
 /* What a signal handler's delivery saved of the interrupted state. */
 typedef struct {
@@ -258,7 +265,7 @@ static Thread *thread_get(ThreadId tid)
    if (!t->exists) {
       t->exists = True;
       t->size = 64;
-      t->stack = VG_(malloc)("cp.calls.thread.1", t->size * sizeof(Frame));
+      t->stack = VG_(malloc)("cp.calls.thread.1", t->size * frame_size);
       t->others_ir = t->stopped = CP_(ir);
       t->collect = CP_(clo_collect_atstart);
       t->off_ir = 0;
@@ -488,11 +495,11 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
    if (t->sp == t->size) {
       t->size *= 2;
       t->stack = VG_(realloc)("cp.calls.push.1", t->stack,
-                              t->size * sizeof(Frame));
+                              t->size * frame_size);
    }
    if (!skip && t->nonskipped.ctx)
       src = t->nonskipped;         /* a call out of skipped code */
-   f = &t->stack[t->sp++];
+   f = FRAME(t, t->sp++);
    f->site = src;
    f->at.sp = sp;
    f->at.ret_addr = src.ret_addr;
@@ -564,7 +571,7 @@ static void pop(Thread *t)
 
    if (t->n_sig > 0 && t->sp == t->bottom)
       leave_signal(t);        /* longjmp out of a signal handler */
-   f = &t->stack[--t->sp];
+   f = FRAME(t, --t->sp);
    t->nonskipped = f->nonskipped;
    if (f->arc) {
       charge(t, f);
@@ -586,7 +593,7 @@ static void pop(Thread *t)
    how many were popped. */
 static Int unwind(Thread *t, Addr sp, Int minpops)
 {
-   Int n = (Int)cpx_left_frames(t->stack, sizeof(Frame), t->sp, sp,
+   Int n = (Int)cpx_left_frames(t->stack, frame_size, t->sp, sp,
                                 minpops), k;
    for (k = 0; k < n; k++)
       pop(t);
@@ -641,7 +648,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
 
    /* A return is real only if it leaves the top frame. */
    if (kind == CP_Ret) {
-      popcount = (Int)cpx_return_pops(t->stack, sizeof(Frame), t->sp, sp,
+      popcount = (Int)cpx_return_pops(t->stack, frame_size, t->sp, sp,
                                       target);
       if (popcount > 0 && t->sp > 0 &&
           !(t->n_sig > 0 && t->sp == t->bottom)) {
@@ -672,8 +679,8 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
             CP_(add_jump)(src.ctx, CP_(cost_tid)(), src.instr, target);
          return;
       }
-      if (from->pop_on_jump && t->sp > 0 && t->stack[t->sp - 1].arc) {
-         Frame *top = &t->stack[t->sp - 1];
+      if (from->pop_on_jump && t->sp > 0 && FRAME(t, t->sp - 1)->arc) {
+         Frame *top = FRAME(t, t->sp - 1);
          src = top->site;
          sp = top->at.sp;
          pop(t);
@@ -692,7 +699,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    if (unwind(t, sp, 0) > 0)
       return;                 /* frames were left: a return after all */
    if (emulated && t->sp > 0)
-      sp = t->stack[t->sp - 1].at.sp;
+      sp = FRAME(t, t->sp - 1)->at.sp;
    push(t, src, to->fn, target, sp, to->fn->skip);
 }
 
@@ -874,7 +881,7 @@ static void leave_signal(Thread *t)
 
    uncount_sys(t, False);
    while (t->sp > t->bottom) {
-      Frame *f = &t->stack[--t->sp];
+      Frame *f = FRAME(t, --t->sp);
       t->nonskipped = f->nonskipped;
       if (f->arc) {
          charge(t, f);
@@ -984,7 +991,7 @@ Bool CP_(thread_frame)(ThreadId tid, UInt i, const HChar **caller,
    ULong now[CP_MAX_EV];
    Int k;
    tl_assert(CP_(thread_exists)(tid) && i < t->sp);
-   f = &t->stack[i];
+   f = FRAME(t, i);
    /* A skipped function (PLT code) has no arc of its own. */
    if (f->arc == NULL || f->site.ctx == NULL)
       return False;
@@ -1006,8 +1013,8 @@ void CP_(flush_open_calls)(UInt tid)
       if (!t->exists || (tid != 0 && tid != i))
          continue;
       for (k = 0; k < t->sp; k++)
-         if (t->stack[k].arc)
-            charge(t, &t->stack[k]);
+         if (FRAME(t, k)->arc)
+            charge(t, FRAME(t, k));
       if (t->root && t->n_sig == 0) {
          t->root->inclusive += path_cost(t) - t->root_enter;
          t->root_enter = path_cost(t);
@@ -1075,6 +1082,7 @@ void CP_(calls_fini)(void)
 
 void CP_(calls_init)(void)
 {
+   frame_size = VG_ROUNDUP(sizeof(Frame) + CP_(n_ev) * sizeof(ULong), 8);
    arcs = VG_(HT_construct)("callprof arcs");
    if (CP_(clo_folded_out_file))
       paths = VG_(HT_construct)("callprof paths");
