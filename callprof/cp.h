@@ -309,6 +309,8 @@ typedef struct CP_Loc {
 } CP_Loc;
 
 CP_Loc *CP_(loc_of)(Addr a);
+/* CP_(loc_of)(A)->fn, through a cache of its own. */
+CP_Fn *CP_(fn_at)(Addr a);
 /* N zeroed bytes that are never freed (cp_bb.c says why). */
 void *CP_(perm)(SizeT n);
 /* The context BASE (level 1) at recursion LEVEL (1 .. its function's

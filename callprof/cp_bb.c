@@ -286,6 +286,21 @@ static inline UWord loc_slot(Addr a)
 
 static CP_Loc *new_loc(Addr a);
 
+/* A call needs only its target's function: a second direct-mapped
+   cache, of the function itself, spares it the location's cache line
+   too (a location's function never changes). */
+static struct { Addr a; CP_Fn *fn; } fn_cache[1 << LOC_CACHE_BITS];
+
+CP_Fn *CP_(fn_at)(Addr a)
+{
+   UWord i = loc_slot(a);
+   if (fn_cache[i].fn == NULL || fn_cache[i].a != a) {
+      fn_cache[i].fn = CP_(loc_of)(a)->fn;
+      fn_cache[i].a = a;
+   }
+   return fn_cache[i].fn;
+}
+
 /* Callgrind's get_fn_node: the function of the block at A.  Its file
    is the one of A (DIR/FILE), so code inlined at a block's start makes
    a function of its own, as in Callgrind. */

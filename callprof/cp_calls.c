@@ -635,6 +635,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
 {
    Thread *t;
    CP_Loc *to;
+   CP_Fn *fn;
    CP_Kind kind = e->kind;
    Bool ret_without_call = False, emulated = False;
    Int popcount = 1;
@@ -662,8 +663,8 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    }
    /* A return's target needs no location unless it returns where no
       call was seen: returns are half the transitions, and the lookup
-      is a cache miss or two. */
-   to = CP_(loc_of)(target);
+      is a cache miss or two.  A call needs only the function. */
+   to = kind == CP_Call ? NULL : CP_(loc_of)(target);
 
    /* A jump Callgrind takes as a call. */
    if (kind == CP_Jump) {
@@ -700,7 +701,8 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
       return;                 /* frames were left: a return after all */
    if (emulated && t->sp > 0)
       sp = FRAME(t, t->sp - 1)->at.sp;
-   push(t, src, to->fn, target, sp, to->fn->skip);
+   fn = to ? to->fn : CP_(fn_at)(target);
+   push(t, src, fn, target, sp, fn->skip);
 }
 
 /*------------------------------------------------------------*/
