@@ -54,7 +54,18 @@
    child path, and the path gets the frame's inclusive cost when it is
    popped (or flushed by a dump), so a path's self cost is its inclusive
    cost less its children's.  The cost is Ir, or the event given with
-   --folded-event (path_cost). */
+   --folded-event (path_cost).
+
+   Speed.  On call-heavy code (an interpreter, C++) the transitions are
+   most of the tool's own time, and what they cost is cache misses, one
+   per object a call touches.  So a real return pops its frames without
+   looking its target up; a call looks up only the target's function,
+   through a direct-mapped cache (CP_(fn_at)), and its arc through
+   another (arc_get); a frame holds the run's events only (frame_size)
+   and the callee's id, so that its return reads nothing else of the
+   callee; and the count of open calls per function (for the entry and
+   exit actions) is kept only when some function has an action.
+   docs/benchmarks.md has the profiles and what each step gained. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
