@@ -15,7 +15,7 @@
    the next insertion or deletion.
 
    The header includes nothing and calls only the two functions it is
-   given (zeroed memory, and its release), so the same code is compiled
+   given (zeroed memory, and its release, told the size), so the same code is compiled
    into the tool and on the host, where tests/unit/test_blocktab checks
    it against a plain list (growth, deletion in clusters and across the
    end of the table, blocks over 4 GiB). */
@@ -40,7 +40,7 @@ typedef struct {
    unsigned long mask;        /* slots - 1 */
    unsigned long count;       /* live blocks */
    void *(*zalloc)(unsigned long bytes);   /* zeroed; never NULL */
-   void  (*release)(void *p);
+   void  (*release)(void *p, unsigned long bytes);
 } HS_BlockTab;
 
 /* The home slot of address A. */
@@ -53,7 +53,7 @@ static inline unsigned long hs_bt_home(const HS_BlockTab *t, unsigned long a)
 /* SLOTS: a power of two. */
 static inline void hs_bt_init(HS_BlockTab *t, unsigned long slots,
                               void *(*zalloc)(unsigned long),
-                              void (*release)(void *))
+                              void (*release)(void *, unsigned long))
 {
    t->zalloc = zalloc;
    t->release = release;
@@ -90,7 +90,7 @@ static inline HS_Block *hs_bt_add(HS_BlockTab *t, unsigned long a)
                ;
             t->slots[i] = old[j];
          }
-      t->release(old);
+      t->release(old, n * sizeof(HS_Block));
    }
    for (i = hs_bt_home(t, a); t->slots[i].addr != 0; i = (i + 1) & t->mask)
       ;

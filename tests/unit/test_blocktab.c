@@ -30,8 +30,9 @@ static void *zalloc(unsigned long bytes)
    return calloc(1, bytes);
 }
 
-static void release(void *p)
+static void release(void *p, unsigned long bytes)
 {
+   (void)bytes;
    live_allocs--;
    free(p);
 }
@@ -83,7 +84,7 @@ static void test_layout(void)
    b->slop = ~0UL >> 1;
    CHECK(b->slop == ~0UL >> 1);
    CHECK(b->in_pool == 1);
-   release(t.slots);
+   release(t.slots, (t.mask + 1) * sizeof(HS_Block));
 }
 
 static void test_cluster(void)
@@ -116,7 +117,7 @@ static void test_cluster(void)
    CHECK(t.slots[5].addr == a[3]);
    CHECK(t.slots[6].addr == a[2]);
    CHECK(consistent(&t));
-   release(t.slots);
+   release(t.slots, (t.mask + 1) * sizeof(HS_Block));
 }
 
 static void test_wrap(void)
@@ -139,7 +140,7 @@ static void test_wrap(void)
    CHECK(t.slots[1].addr == 0);
    CHECK(hs_bt_find(&t, b) && hs_bt_find(&t, c) && !hs_bt_find(&t, a));
    CHECK(consistent(&t));
-   release(t.slots);
+   release(t.slots, (t.mask + 1) * sizeof(HS_Block));
 }
 
 static void test_growth(void)
@@ -156,7 +157,7 @@ static void test_growth(void)
    for (i = 1; i <= 11; i++)
       CHECK(hs_bt_find(&t, i * 16) != 0);
    CHECK(consistent(&t));
-   release(t.slots);
+   release(t.slots, (t.mask + 1) * sizeof(HS_Block));
 }
 
 /* A long run of adds and deletes against a plain list. */
@@ -202,7 +203,7 @@ static void test_random(void)
    CHECK_LONG(t.count, n);
    CHECK(t.count * 8 <= (t.mask + 1) * 5);
    CHECK(maxn > 1000);
-   release(t.slots);
+   release(t.slots, (t.mask + 1) * sizeof(HS_Block));
    CHECK_LONG(live_allocs, 0);
 }
 
