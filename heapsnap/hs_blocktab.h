@@ -15,8 +15,9 @@
    the next insertion or deletion.
 
    The header includes nothing and calls only the two functions it is
-   given (zeroed memory, and its release, told the size), so the same code is compiled
-   into the tool and on the host, where tests/unit/test_blocktab checks
+   given (zeroed memory, and its release, told the size), so the same
+   code is compiled into the tool and on the host, where
+   tests/unit/test_blocktab checks
    it against a plain list (growth, deletion in clusters and across the
    end of the table, blocks over 4 GiB). */
 

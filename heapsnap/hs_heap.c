@@ -352,9 +352,9 @@ static HS_BlockTab blocks;
 
 /* The table's arrays are mapped and unmapped whole, outside the core's
    arena: freed into the arena, each array the table outgrew stayed
-   resident, and on perl's workload the arrays of 1, 2 and 4 MB left
-   behind made heapsnap's peak 4 MB above Massif's.  Fresh pages are
-   zero, and untouched ones cost nothing. */
+   resident, and on perl's workload (a 4 MB table, the 2 MB, 1 MB ...
+   ones before it left behind) heapsnap's peak was 4 MB above Massif's.
+   Fresh pages are zero, and untouched ones cost nothing. */
 static void *blocks_zalloc(unsigned long bytes)
 {
    void *p = VG_(am_shadow_alloc)(bytes);
