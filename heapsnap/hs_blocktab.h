@@ -17,9 +17,9 @@
    The header includes nothing and calls only the two functions it is
    given (zeroed memory, and its release, told the size), so the same
    code is compiled into the tool and on the host, where
-   tests/unit/test_blocktab checks
-   it against a plain list (growth, deletion in clusters and across the
-   end of the table, blocks over 4 GiB). */
+   tests/unit/test_blocktab checks it against a plain list (growth,
+   deletion in clusters and across the end of the table, blocks over
+   4 GiB). */
 
 #ifndef HS_BLOCKTAB_H
 #define HS_BLOCKTAB_H
