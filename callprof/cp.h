@@ -308,6 +308,14 @@ typedef struct CP_Loc {
                                    from here needs no more of fn */
 } CP_Loc;
 
+/* The slot of KEY in a direct-mapped cache of 2^BITS entries (the
+   location and function caches of cp_bb.c, the arc cache of
+   cp_calls.c): the top BITS bits of a multiplicative hash. */
+static inline UWord CP_(cache_slot)(UWord key, UInt bits)
+{
+   return (UWord)(((ULong)key * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+}
+
 CP_Loc *CP_(loc_of)(Addr a);
 /* CP_(loc_of)(A)->fn, through a cache of its own. */
 CP_Fn *CP_(fn_at)(Addr a);

@@ -281,7 +281,7 @@ static CP_Loc *loc_cache[1 << LOC_CACHE_BITS];
 
 static inline UWord loc_slot(Addr a)
 {
-   return (UWord)(((ULong)a * 0x9E3779B97F4A7C15ULL) >> (64 - LOC_CACHE_BITS));
+   return CP_(cache_slot)(a, LOC_CACHE_BITS);
 }
 
 static CP_Loc *new_loc(Addr a);

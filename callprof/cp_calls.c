@@ -193,8 +193,7 @@ static CP_Arc *arc_get(CP_Ctx *caller, Addr site, CP_Ctx *callee,
 {
    UInt tid = CP_(cost_tid)();
    UWord key = (((UWord)caller * 31 + site) * 31 + (UWord)callee) * 31 + tid;
-   ArcNode **slot = &arc_cache[((ULong)key * 0x9E3779B97F4A7C15ULL) >>
-                               (64 - ARC_CACHE_BITS)];
+   ArcNode **slot = &arc_cache[CP_(cache_slot)(key, ARC_CACHE_BITS)];
    ArcNode *n = *slot;
 
 #define ARC_IS(n) ((n)->key == key && (n)->caller == caller && \
@@ -649,7 +648,6 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    CP_Fn *fn;
    CP_Kind kind = e->kind;
    Bool ret_without_call = False, emulated = False;
-   Int popcount = 1;
    Site src;
 
    CP_(clock_at)(clock);
@@ -658,24 +656,25 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    src.instr = e->instr;
    src.ret_addr = e->kind == CP_Call ? e->instr + e->len : 0;
 
-   /* A return is real only if it leaves the top frame. */
+   /* A return is real only if it leaves the top frame.  A real one
+      needs no location of its target unless there is no frame to
+      return to (returns are half the transitions, and the lookup is a
+      cache miss or two). */
    if (kind == CP_Ret) {
-      popcount = (Int)cpx_return_pops(t->stack, frame_size, t->sp, sp,
-                                      target);
-      if (popcount > 0 && t->sp > 0 &&
-          !(t->n_sig > 0 && t->sp == t->bottom)) {
-         unwind(t, sp, popcount);   /* the common case: no location */
+      Int popcount = (Int)cpx_return_pops(t->stack, frame_size, t->sp, sp,
+                                          target);
+      if (popcount > 0) {
+         if (t->sp == 0 || (t->n_sig > 0 && t->sp == t->bottom))
+            underflow(t, CP_(loc_of)(target), target);
+         else
+            unwind(t, sp, popcount);
          return;
       }
-      if (popcount == 0) {
-         kind = CP_Jump;
-         ret_without_call = True;
-      }
+      kind = CP_Jump;
+      ret_without_call = True;
    }
-   /* A return's target needs no location unless it returns where no
-      call was seen: returns are half the transitions, and the lookup
-      is a cache miss or two.  A call needs only the function. */
-   to = kind == CP_Call ? NULL : CP_(loc_of)(target);
+   /* A call needs only the target's function (below). */
+   to = kind == CP_Jump ? CP_(loc_of)(target) : NULL;
 
    /* A jump Callgrind takes as a call. */
    if (kind == CP_Jump) {
@@ -701,13 +700,6 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
       emulated = True;
    }
 
-   if (kind == CP_Ret) {
-      if (t->sp == 0 || (t->n_sig > 0 && t->sp == t->bottom))
-         underflow(t, to, target);
-      else
-         unwind(t, sp, popcount);
-      return;
-   }
    if (unwind(t, sp, 0) > 0)
       return;                 /* frames were left: a return after all */
    if (emulated && t->sp > 0)
