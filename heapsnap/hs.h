@@ -109,6 +109,7 @@ extern SizeT HS_(extra_B);
 
 void     HS_(heap_pre_clo_init)(void);  /* registers malloc replacement */
 void     HS_(heap_post_clo_init)(void);
+void     HS_(heap_fini)(void);          /* at exit: frees the live blocks */
 /* Is F one of the malloc-replacement callbacks (hs_main.c calls them
    from generated code)? */
 Bool     HS_(is_malloc_callback)(UWord f);

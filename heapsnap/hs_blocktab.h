@@ -9,13 +9,15 @@
    power-of-two number of slots, at most 5/8 full (it doubles before an
    insertion would pass that); a deletion shifts the entries after it
    back, so there are no tombstones and a lookup stops at the first
-   empty slot.  The entries are the blocks themselves, 32 bytes each: a
-   free or a realloc reads one cache line, not a chain of nodes, and
+   empty slot.  The entries are the blocks themselves, 24 bytes each
+   (address, requested size, and a word the owner packs the rest into):
+   a free or a realloc reads one cache line, not a chain of nodes, and
    nothing is allocated per block.  A pointer to an entry is good until
    the next insertion or deletion.
 
    The header includes nothing and calls only the two functions it is
-   given (zeroed memory, and its release, told the size), so the same
+   given (zeroed memory, and its release, told the size, a piece at a
+   time when the table grows: below), so the same
    code is compiled into the tool and on the host, where
    tests/unit/test_blocktab checks it against a plain list (growth,
    deletion in clusters and across the end of the table, blocks over
@@ -24,16 +26,11 @@
 #ifndef HS_BLOCKTAB_H
 #define HS_BLOCKTAB_H
 
-struct HS_Site;
-
 typedef struct {
-   unsigned long   addr;      /* the block's address; 0: an empty slot */
-   unsigned long   req;       /* requested bytes */
-   struct HS_Site *site;
-   /* usable - requested: a size, since an in-place realloc that shrinks
-      a block adds what it gives up (over 4 GiB for a huge block) */
-   unsigned long   slop : 8 * sizeof(unsigned long) - 1;
-   unsigned long   in_pool : 1;  /* a memory-pool chunk */
+   unsigned long addr;        /* the block's address; 0: an empty slot */
+   unsigned long req;         /* requested bytes */
+   unsigned long tag;         /* the owner's (hs_heap.c: the block's site,
+                                 and its kind in the low bits) */
 } HS_Block;
 
 typedef struct {
@@ -75,31 +72,47 @@ static inline HS_Block *hs_bt_find(const HS_BlockTab *t, unsigned long a)
    return 0;
 }
 
+/* Growing.  The new array has twice the slots, and an entry's home in it
+   is its old home or that plus the old size (the same hash, one more
+   bit), so moving the old entries in order fills the new array at two
+   fronts, a page after another, while the old array is read a page after
+   another.  The old array is given back a piece at a time behind the
+   read, so the two together take little more than the new one alone:
+   growing from 2 to 4 MB peaked at 6 MB when the old array went back
+   whole at the end.  RELEASE is therefore called on consecutive pieces
+   of an array, from its start, HS_BT_GROW_CHUNK entries (384 KB, whole
+   pages) each but the last. */
+#define HS_BT_GROW_CHUNK 16384UL
+
 /* A new entry for A (not 0, not in the table), its other fields 0. */
 static inline HS_Block *hs_bt_add(HS_BlockTab *t, unsigned long a)
 {
    unsigned long i;
    if ((t->count + 1) * 8 > (t->mask + 1) * 5) {
       HS_Block *old = t->slots;
-      unsigned long n = t->mask + 1, j;
+      unsigned long n = t->mask + 1, j, done = 0;
       t->slots = (HS_Block *)t->zalloc(2 * n * sizeof(HS_Block));
       t->mask = 2 * n - 1;
-      for (j = 0; j < n; j++)
+      for (j = 0; j < n; j++) {
          if (old[j].addr != 0) {
             for (i = hs_bt_home(t, old[j].addr); t->slots[i].addr != 0;
                  i = (i + 1) & t->mask)
                ;
             t->slots[i] = old[j];
          }
-      t->release(old, n * sizeof(HS_Block));
+         if (j + 1 - done == HS_BT_GROW_CHUNK) {
+            t->release(old + done, HS_BT_GROW_CHUNK * sizeof(HS_Block));
+            done = j + 1;
+         }
+      }
+      if (done < n)
+         t->release(old + done, (n - done) * sizeof(HS_Block));
    }
    for (i = hs_bt_home(t, a); t->slots[i].addr != 0; i = (i + 1) & t->mask)
       ;
    t->slots[i].addr = a;
    t->slots[i].req = 0;
-   t->slots[i].site = 0;
-   t->slots[i].slop = 0;
-   t->slots[i].in_pool = 0;
+   t->slots[i].tag = 0;
    t->count++;
    return &t->slots[i];
 }
@@ -121,6 +134,16 @@ static inline void hs_bt_delete(HS_BlockTab *t, HS_Block *e)
    }
    t->slots[i].addr = 0;
    t->count--;
+}
+
+/* Give the slots back; the table is empty and must be initialised again
+   before any other use. */
+static inline void hs_bt_free(HS_BlockTab *t)
+{
+   t->release(t->slots, (t->mask + 1) * sizeof(HS_Block));
+   t->slots = 0;
+   t->mask = 0;
+   t->count = 0;
 }
 
 #endif /* HS_BLOCKTAB_H */

@@ -323,6 +323,7 @@ static void hs_fini(Int exitcode)
       at exit is for -v (tests/same-clock compares it across runs). */
    if (VG_(clo_verbosity) > 1)
       VG_(umsg)("heapsnap: time at exit: %llu\n", HS_(now)());
+   HS_(heap_fini)();
    HS_(xt_report)(VG_(clo_xtree_memory_file), True);
    if (HS_(snap_write)(HS_(clo_out_file), HS_WriteAll) && HS_(clo_stacks))
       HS_(stacks_write_peaks)(HS_(clo_out_file));

@@ -7,9 +7,11 @@
    The table against what it promises: every block added is found until
    it is deleted, and nothing else is; it doubles before it is more than
    5/8 full; a deletion leaves no hole inside a cluster, also when the
-   cluster wraps round the end of the table; a block keeps a slop over
-   4 GiB.  Clusters are made on purpose (addresses chosen by their home
-   slot), and a long random run is checked against a plain list.
+   cluster wraps round the end of the table; an entry is three words and
+   keeps each whole; growing gives the old array back in consecutive
+   pieces from its start, every byte of it once.  Clusters are made on
+   purpose (addresses chosen by their home slot), and a long random run
+   is checked against a plain list.
 
    Build from the top of the tree and run:
       cc -Iinclude -Iheapsnap -Itests/unit tests/unit/check.c \
@@ -22,19 +24,46 @@
 #include "check.h"
 #include "hs_blocktab.h"
 
-static unsigned long live_allocs;
+/* The arrays given out and not yet given back whole: the table gives an
+   array back in pieces (when it grows), each starting where the last
+   ended; an array is freed when its last byte is back. */
+static unsigned long live_allocs, bad_releases, pieces;
+static struct {
+   char         *base;
+   unsigned long size, back;
+} arrays[8];
 
 static void *zalloc(unsigned long bytes)
 {
+   int i;
+   for (i = 0; arrays[i].base != 0; i++)
+      ;
+   arrays[i].base = calloc(1, bytes);
+   arrays[i].size = bytes;
+   arrays[i].back = 0;
    live_allocs++;
-   return calloc(1, bytes);
+   return arrays[i].base;
 }
 
 static void release(void *p, unsigned long bytes)
 {
-   (void)bytes;
-   live_allocs--;
-   free(p);
+   int i;
+   pieces++;
+   for (i = 0; i < 8; i++)
+      if (arrays[i].base != 0 && (char *)p >= arrays[i].base &&
+          (char *)p < arrays[i].base + arrays[i].size)
+         break;
+   if (i == 8 || (char *)p != arrays[i].base + arrays[i].back ||
+       arrays[i].back + bytes > arrays[i].size) {
+      bad_releases++;
+      return;
+   }
+   arrays[i].back += bytes;
+   if (arrays[i].back == arrays[i].size) {
+      free(arrays[i].base);
+      arrays[i].base = 0;
+      live_allocs--;
+   }
 }
 
 /* The first address (a multiple of 16 from FROM on) whose home slot in
@@ -69,22 +98,18 @@ static void test_layout(void)
 {
    HS_BlockTab t;
    HS_Block *b;
-   CHECK_LONG(sizeof(HS_Block), 4 * sizeof(unsigned long));
+   CHECK_LONG(sizeof(HS_Block), 3 * sizeof(unsigned long));
    hs_bt_init(&t, 16, zalloc, release);
    b = hs_bt_add(&t, 0x5000);
+   CHECK(b->req == 0 && b->tag == 0);
    b->req = 1UL << 40;
-   b->slop = 5UL << 30;                 /* over 32 bits */
-   b->in_pool = 1;
+   b->tag = ~0UL - 6;                   /* every bit but two */
    b = hs_bt_find(&t, 0x5000);
    CHECK(b != 0);
    CHECK(b->req == 1UL << 40);
-   CHECK(b->slop == 5UL << 30);
-   CHECK(b->in_pool == 1);
-   /* the largest slop the field holds, and in_pool beside it untouched */
-   b->slop = ~0UL >> 1;
-   CHECK(b->slop == ~0UL >> 1);
-   CHECK(b->in_pool == 1);
-   release(t.slots, (t.mask + 1) * sizeof(HS_Block));
+   CHECK(b->tag == ~0UL - 6);
+   hs_bt_free(&t);
+   CHECK_LONG(live_allocs, 0);
 }
 
 static void test_cluster(void)
@@ -117,7 +142,7 @@ static void test_cluster(void)
    CHECK(t.slots[5].addr == a[3]);
    CHECK(t.slots[6].addr == a[2]);
    CHECK(consistent(&t));
-   release(t.slots, (t.mask + 1) * sizeof(HS_Block));
+   hs_bt_free(&t);
 }
 
 static void test_wrap(void)
@@ -140,7 +165,7 @@ static void test_wrap(void)
    CHECK(t.slots[1].addr == 0);
    CHECK(hs_bt_find(&t, b) && hs_bt_find(&t, c) && !hs_bt_find(&t, a));
    CHECK(consistent(&t));
-   release(t.slots, (t.mask + 1) * sizeof(HS_Block));
+   hs_bt_free(&t);
 }
 
 static void test_growth(void)
@@ -157,7 +182,36 @@ static void test_growth(void)
    for (i = 1; i <= 11; i++)
       CHECK(hs_bt_find(&t, i * 16) != 0);
    CHECK(consistent(&t));
-   release(t.slots, (t.mask + 1) * sizeof(HS_Block));
+   hs_bt_free(&t);
+   CHECK_LONG(live_allocs, 0);
+}
+
+/* Growing a table of more than HS_BT_GROW_CHUNK slots gives the old
+   array back in pieces of that many, in order, and loses no entry. */
+static void test_growth_in_pieces(void)
+{
+   HS_BlockTab t;
+   unsigned long i, n = 4 * HS_BT_GROW_CHUNK / 8 * 5, before;
+   hs_bt_init(&t, 16, zalloc, release);
+   for (i = 1; i <= n; i++)             /* 5/8 of 4 chunks: full */
+      hs_bt_add(&t, i * 16)->req = i;
+   CHECK_LONG(t.mask + 1, 4 * HS_BT_GROW_CHUNK);
+   before = pieces;
+   hs_bt_add(&t, i * 16)->req = i;      /* the one that doubles it */
+   CHECK_LONG(t.mask + 1, 8 * HS_BT_GROW_CHUNK);
+   CHECK_LONG(pieces - before, 4);      /* 4 chunks of the old array */
+   CHECK_LONG(bad_releases, 0);
+   CHECK_LONG(live_allocs, 1);
+   for (; i > 0; i--) {
+      HS_Block *b = hs_bt_find(&t, i * 16);
+      if (b == 0 || b->req != i)
+         break;
+   }
+   CHECK_LONG(i, 0);
+   CHECK(consistent(&t));
+   hs_bt_free(&t);
+   CHECK_LONG(live_allocs, 0);
+   CHECK_LONG(bad_releases, 0);
 }
 
 /* A long run of adds and deletes against a plain list. */
@@ -203,7 +257,7 @@ static void test_random(void)
    CHECK_LONG(t.count, n);
    CHECK(t.count * 8 <= (t.mask + 1) * 5);
    CHECK(maxn > 1000);
-   release(t.slots, (t.mask + 1) * sizeof(HS_Block));
+   hs_bt_free(&t);
    CHECK_LONG(live_allocs, 0);
 }
 
@@ -213,6 +267,7 @@ int main(void)
    test_cluster();
    test_wrap();
    test_growth();
+   test_growth_in_pieces();
    test_random();
    printf("unit: %u checks, %u failed\n", check_count, check_failed);
    return check_failed ? 1 : 0;
