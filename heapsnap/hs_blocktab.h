@@ -19,9 +19,9 @@
    given (zeroed memory, and its release, told the size, a piece at a
    time when the table grows: below), so the same
    code is compiled into the tool and on the host, where
-   tests/unit/test_blocktab checks it against a plain list (growth,
-   deletion in clusters and across the end of the table, blocks over
-   4 GiB). */
+   tests/unit/test_blocktab checks it against a plain list (growth, the
+   old array given back in order, deletion in clusters and across the
+   end of the table, blocks over 4 GiB). */
 
 #ifndef HS_BLOCKTAB_H
 #define HS_BLOCKTAB_H
@@ -77,9 +77,9 @@ static inline HS_Block *hs_bt_find(const HS_BlockTab *t, unsigned long a)
    bit), so moving the old entries in order fills the new array at two
    fronts, a page after another, while the old array is read a page after
    another.  The old array is given back a piece at a time behind the
-   read, so the two together take little more than the new one alone:
-   growing from 2 to 4 MB peaked at 6 MB when the old array went back
-   whole at the end.  RELEASE is therefore called on consecutive pieces
+   read, so the two together take little more than the new one alone,
+   where giving the old one back whole at the end held 1.5 times the new
+   one for a moment.  RELEASE is therefore called on consecutive pieces
    of an array, from its start, HS_BT_GROW_CHUNK entries (384 KB, whole
    pages) each but the last. */
 #define HS_BT_GROW_CHUNK 16384UL

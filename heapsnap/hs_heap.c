@@ -234,10 +234,11 @@ static Bool enough_frames(const Addr *ips, Int n)
    only when enough_frames said so; one unwound in full is cached as not
    cut).  A hit spares the filter its facts, its hash and its lookup.
    It is small on purpose (64 slots of 280 bytes): 512 slots were no
-   faster, beyond the noise, in paired runs on perl, python3, C++ and Rust, and their 176 KB
-   showed in the peak of a program that allocates little (python3, whose
-   objects live in its own arenas).  Stacks deeper than STACK_CACHE_MAX
-   (--depth above 31) are filtered every time. */
+   faster, beyond the noise, in paired runs on perl, python3, C++ and
+   Rust, and their 176 KB showed in the peak of a program that allocates
+   little (python3, whose objects live in its own arenas).  Stacks of
+   more than STACK_CACHE_MAX frames as unwound (--depth above about 31)
+   are filtered every time. */
 #define STACK_CACHE_BITS 6
 #define STACK_CACHE_MAX  32
 typedef struct {
@@ -371,11 +372,12 @@ static inline SizeT block_slop(const Block *b)
 
 static HS_BlockTab blocks;
 
-/* The table's arrays are mapped and unmapped whole, outside the core's
-   arena: freed into the arena, each array the table outgrew stayed
-   resident, and on perl's workload (a 4 MB table, the 2 MB, 1 MB ...
-   ones before it left behind) heapsnap's peak was 4 MB above Massif's.
-   Fresh pages are zero, and untouched ones cost nothing. */
+/* The table's arrays are mapped and unmapped outside the core's arena
+   (unmapped in pieces as the table grows: hs_blocktab.h): freed into
+   the arena, each array the table outgrew stayed resident, and on
+   perl's workload (a 4 MB table, the 2 MB, 1 MB ... ones before it left
+   behind) heapsnap's peak was 4 MB above Massif's.  Fresh pages are
+   zero, and untouched ones cost nothing. */
 static void *blocks_zalloc(unsigned long bytes)
 {
    void *p = VG_(am_shadow_alloc)(bytes);
