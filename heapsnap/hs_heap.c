@@ -84,6 +84,13 @@ static VgHashTable *ip_facts;
 #define FACTS_CACHE_BITS 8
 static IPFacts *facts_cache[1 << FACTS_CACHE_BITS];
 
+/* The slot of KEY in a direct-mapped cache of 2^BITS entries (facts_cache
+   here, stack_cache below): the top BITS bits of a multiplicative hash. */
+static inline UWord cache_slot(UWord key, UInt bits)
+{
+   return (key * 0x9E3779B97F4A7C15UL) >> (64 - bits);
+}
+
 static Bool in_list(XArray *list, const HChar *name)
 {
    return VG_(strIsMemberXA)(list, name);
@@ -91,8 +98,7 @@ static Bool in_list(XArray *list, const HChar *name)
 
 static const HS_FrameFacts *facts(Addr ip)
 {
-   IPFacts **slot = &facts_cache[(ip * 0x9E3779B97F4A7C15UL)
-                                 >> (64 - FACTS_CACHE_BITS)];
+   IPFacts **slot = &facts_cache[cache_slot(ip, FACTS_CACHE_BITS)];
    IPFacts *f = *slot;
    const HChar *name;
    DiEpoch ep;
@@ -253,8 +259,7 @@ static StackSlot stack_cache[1 << STACK_CACHE_BITS];
 static StackSlot *stack_slot(const Addr *ips, Int n, Bool cut, UWord *key)
 {
    *key = hash_ips(ips, n) ^ cut;
-   return &stack_cache[(*key * 0x9E3779B97F4A7C15UL)
-                       >> (64 - STACK_CACHE_BITS)];
+   return &stack_cache[cache_slot(*key, STACK_CACHE_BITS)];
 }
 
 HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top)
@@ -348,6 +353,7 @@ void HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra, Bool going_down)
 typedef HS_Block Block;
 STATIC_ASSERT(sizeof(Block) == 24);
 
+#define BLOCK_ALLOCATOR 0UL /* the allocator's: slop = usable - req */
 #define BLOCK_CUSTOM 1UL    /* not the allocator's: no slop */
 #define BLOCK_POOL   2UL    /* a pool chunk (custom too) */
 #define BLOCK_KIND   7UL
@@ -396,8 +402,8 @@ static Block *block_find(Addr a)
    return hs_bt_find(&blocks, a);
 }
 
-/* A new block of KIND (0 for the allocator's, whose slop SLOP is; else
-   SLOP is 0). */
+/* A new block of KIND (BLOCK_ALLOCATOR, whose slop SLOP is; else SLOP
+   is 0). */
 static Block *new_block(Addr p, SizeT req, SizeT slop, HS_Site *site,
                         UWord kind)
 {
@@ -471,7 +477,7 @@ static void *alloc_block(ThreadId tid, SizeT req, SizeT align, Bool zero)
    if (zero)
       VG_(memset)(p, 0, req);
    new_block((Addr)p, req, VG_(cli_malloc_usable_size)(p) - req,
-             HS_(site_here)(tid, 1), 0);
+             HS_(site_here)(tid, 1), BLOCK_ALLOCATOR);
    HS_(xt_alloc)(tid, (Addr)p, req, True);
    return p;
 }
@@ -540,7 +546,7 @@ static void *hs_realloc(ThreadId tid, void *old, SizeT new_req)
       p = old;
       /* A custom block (a client's realloc of its own MALLOCLIKE block)
          stays custom: no slop. */
-      new_slop = kind == 0 ? old_slop + old_req - new_req : 0;
+      new_slop = kind == BLOCK_ALLOCATOR ? old_slop + old_req - new_req : 0;
    } else {
       p = VG_(cli_malloc)(VG_(clo_alignment), new_req);
       if (p == NULL)
@@ -548,7 +554,7 @@ static void *hs_realloc(ThreadId tid, void *old, SizeT new_req)
       VG_(memcpy)(p, old, old_req + old_slop);
       VG_(cli_free)(old);
       new_slop = VG_(cli_malloc_usable_size)(p) - new_req;
-      kind = 0;
+      kind = BLOCK_ALLOCATOR;
    }
    /* A block ignored when first allocated stays ignored; one counted
       stays counted, at the realloc's site unless that one is ignored. */
