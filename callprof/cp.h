@@ -224,12 +224,30 @@ void CP_(sim_use_more)(struct CP_Block *b);
 /* The helpers of the model the options chose: FETCH (regparm 2:
    instruction, counters; with --cacheuse regparm 3, and the
    instruction's CP_SimUse third) and READ, WRITE (regparm 3:
-   instruction, counters, address, size), with their names. */
+   instruction, counters, address, size), with their names.
+
+   FETCH_MRU: a fetch that finds its line in the first way of its I1
+   set changes nothing in the model (cp_cachesim.h: cs_set_ref) and
+   counts nothing (a fetch's counters are its misses), so generated code
+   tests that itself (cp_bb.c, from CP_(sim_l1)) and calls FETCH only
+   when the test fails.  Not with --cacheuse, where a hit counts a use.
+   Reads and writes call their helpers every time: they count every
+   access, and an inline test with the counting cost more than the
+   call (docs/benchmarks.md). */
 typedef struct {
    const HChar *fetch_name, *read_name, *write_name;
    void        *fetch, *read, *write;
+   Bool         fetch_mru;
 } CP_SimHelpers;
 extern const CP_SimHelpers *CP_(sim_helpers);
+/* I1: its tags (ASSOC words per set, most recently used first, set
+   after set), log2 of its line size and its number of sets less one. */
+typedef struct {
+   const ULong *tags;
+   UInt         line_bits, assoc;
+   ULong        set_mask;
+} CP_SimL1;
+void CP_(sim_i1)(CP_SimL1 *l1);
 /* --branch-sim: a conditional branch, TAKEN (1) or not (0); an
    indirect one to DST.  C: the instruction's branch counters (at
    its CP_SimInstr.br), LOW: the low 7 (conditional)

@@ -791,6 +791,28 @@ typedef struct {
    UInt      p_size;
 } SimEmit;
 
+static IRExpr *mkU64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
+
+/* --cache-sim: whether the fetch of instruction SI misses the most
+   recently used way of its I1 set (cp.h), where a hit changes nothing:
+      tags[(b & set_mask) * assoc] != b,  b = SI's line
+   a load of a constant address and a compare.  NULL when the fetch
+   spans two lines (the helper must run). */
+static IRExpr *mru_fetch_miss(IRSB *out, const CP_SimInstr *si)
+{
+   CP_SimL1 l1;
+   ULong b, e;
+   CP_(sim_i1)(&l1);
+   b = si->addr >> l1.line_bits;
+   e = (si->addr + si->len - 1) >> l1.line_bits;
+   if (b != e)
+      return NULL;
+   return tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64,
+      tmp_of(out, Ity_I64, IRExpr_Load(TP_END, Ity_I64,
+         mkU64((HWord)(l1.tags + (b & l1.set_mask) * l1.assoc)))),
+      mkU64(b)));
+}
+
 static void sim_call(IRSB *out, const SimEmit *se, Int instr, Bool write,
                      IRExpr *addr, UInt size, IRExpr *guard)
 {
@@ -801,6 +823,8 @@ static void sim_call(IRSB *out, const SimEmit *se, Int instr, Bool write,
    /* The block's counters have this access class (same_accesses). */
    tl_assert((addr == NULL ? si->fe : write ? si->wr : si->rd)
              != CP_SIM_NONE);
+   if (addr == NULL && h->fetch_mru)
+      guard = mru_fetch_miss(out, si);   /* a hit needs no call (cp.h) */
    if (addr == NULL && se->b->use)
       d = unsafeIRDirty_0_N(3, h->fetch_name,
                             VG_(fnptr_to_fnentry)(h->fetch),

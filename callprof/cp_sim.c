@@ -25,7 +25,9 @@
    The instrumentation (cp_bb.c) calls a helper per instruction fetch
    and per data access, in program order, as Callgrind's queued events
    come out (but for fetches that cannot change anything, see
-   CP_(sim_fetch_needed)): a write of the same size to
+   CP_(sim_fetch_needed), and fetches that find their line most
+   recently used in its I1 set, which generated code tests itself: see
+   CP_SimHelpers in cp.h): a write of the same size to
    the same address as the read just before it in one instruction (a
    read-modify-write) is one write, as Callgrind counts it.  Each helper
    is given the instruction's counters in the block's current context
@@ -265,6 +267,14 @@ void CP_(sim_post_clo_init)(void)
    }
 }
 
+void CP_(sim_i1)(CP_SimL1 *l1)
+{
+   l1->tags = (const ULong *)sim.i1.tags;
+   l1->line_bits = sim.i1.line_bits;
+   l1->assoc = sim.i1.assoc;
+   l1->set_mask = sim.i1.set_mask;
+}
+
 const HChar *CP_(sim_desc)(Int k)
 {
    return desc_text[k];
@@ -443,13 +453,15 @@ static VG_REGPARM(3) void write_use(const CP_SimInstr *ii, ULong *base,
 }
 
 enum { MODEL_WB = 1, MODEL_PF = 2, MODEL_USE = 4 };
-#define HELPERS(sfx) { "cp_sim_fetch_" #sfx, "cp_sim_read_" #sfx,            \
-                       "cp_sim_write_" #sfx, fetch_##sfx, read_##sfx,          \
-                       write_##sfx }
+#define HELPERS(sfx, mru) { "cp_sim_fetch_" #sfx, "cp_sim_read_" #sfx,       \
+                            "cp_sim_write_" #sfx, fetch_##sfx, read_##sfx,     \
+                            write_##sfx, mru }
 static const CP_SimHelpers *model_helpers(void)
 {
+   /* A fetch's hit in I1 changes nothing but with --cacheuse (cp.h). */
    static const CP_SimHelpers helpers[MODEL_USE + 1] = {
-      HELPERS(plain), HELPERS(wb), HELPERS(pf), HELPERS(wb_pf), HELPERS(use),
+      HELPERS(plain, True), HELPERS(wb, True), HELPERS(pf, True),
+      HELPERS(wb_pf, True), HELPERS(use, False),
    };
    if (CP_(clo_cacheuse))
       return &helpers[MODEL_USE];
