@@ -564,14 +564,15 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
    path. */
 static void charge(Thread *t, Frame *f)
 {
-   ULong now[CP_MAX_EV];
+   ULong *inclusive = f->arc->inclusive, ir = thread_ir(t);
    Int k;
-   thread_cost(t, now);
    if (f->path)
-      f->path->inclusive += now[CP_(folded_ev)] - f->enter[CP_(folded_ev)];
-   for (k = 0; k < CP_(n_ev); k++) {
-      f->arc->inclusive[k] += now[k] - f->enter[k];
-      f->enter[k] = now[k];
+      f->path->inclusive += path_cost(t) - f->enter[CP_(folded_ev)];
+   inclusive[0] += ir - f->enter[0];
+   f->enter[0] = ir;
+   for (k = 1; k < CP_(n_ev); k++) {     /* as thread_cost's */
+      inclusive[k] += t->ev[k] - f->enter[k];
+      f->enter[k] = t->ev[k];
    }
 }
 
