@@ -229,7 +229,7 @@ void CP_(sim_use_more)(struct CP_Block *b);
    FETCH_MRU: a fetch that finds its line in the first way of its I1
    set changes nothing in the model (cp_cachesim.h: cs_set_ref) and
    counts nothing (a fetch's counters are its misses), so generated code
-   tests that itself (cp_bb.c, from CP_(sim_l1)) and calls FETCH only
+   tests that itself (cp_bb.c, from CP_(sim_i1)) and calls FETCH only
    when the test fails.  Not with --cacheuse, where a hit counts a use.
    Reads and writes call their helpers every time: they count every
    access, and an inline test with the counting cost more than the
@@ -246,8 +246,8 @@ typedef struct {
    const ULong *tags;
    UInt         line_bits, assoc;
    ULong        set_mask;
-} CP_SimL1;
-void CP_(sim_i1)(CP_SimL1 *l1);
+} CP_SimI1;
+void CP_(sim_i1)(CP_SimI1 *i1);
 /* --branch-sim: a conditional branch, TAKEN (1) or not (0); an
    indirect one to DST.  C: the instruction's branch counters (at
    its CP_SimInstr.br), LOW: the low 7 (conditional)

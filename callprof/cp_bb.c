@@ -120,6 +120,30 @@ static UWord hash_str(UWord h, const HChar *s)
    return h;
 }
 
+/* Object and file names, one copy each: every function names both, and
+   a program has few of them and many functions (python3: 40,574
+   functions, whose copies took 1.9 MB). */
+typedef struct StrNode {
+   struct StrNode *next;   /* VgHashNode */
+   UWord           key;
+   HChar           s[];
+} StrNode;
+static VgHashTable *shared_strs;
+
+static const HChar *shared_str(const HChar *s)
+{
+   UWord key = hash_str(0, s);
+   StrNode *n;
+   for (n = VG_(HT_lookup)(shared_strs, key); n; n = n->next)
+      if (n->key == key && VG_STREQ(n->s, s))
+         return n->s;
+   n = CP_(perm)(sizeof *n + VG_(strlen)(s) + 1);
+   n->key = key;
+   VG_(strcpy)(n->s, s);
+   VG_(HT_add_node)(shared_strs, n);
+   return n->s;
+}
+
 /* A new context of FN under NAME at LEVEL, with callers CALLERS[0 ..
    N) (copied), BASE its level 1 (NULL: itself). */
 static CP_Ctx *new_ctx(CP_Fn *fn, const HChar *name, UInt level,
@@ -158,8 +182,8 @@ static CP_Fn *fn_get(const HChar *obj, const HChar *file, const HChar *name)
          return f;
    f = CP_(perm)(sizeof *f);
    f->key = key;
-   f->obj = perm_str(obj);
-   f->file = perm_str(file);
+   f->obj = shared_str(obj);
+   f->file = shared_str(file);
    f->name = perm_str(name);
    f->id = n_fns++;
    f->pop_on_jump = VG_(strncmp)(name, "_dl_runtime_resolve", 19) == 0;
@@ -800,7 +824,7 @@ static IRExpr *mkU64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
    spans two lines (the helper must run). */
 static IRExpr *mru_fetch_miss(IRSB *out, const CP_SimInstr *si)
 {
-   CP_SimL1 l1;
+   CP_SimI1 l1;
    ULong b, e;
    CP_(sim_i1)(&l1);
    b = si->addr >> l1.line_bits;
@@ -1122,6 +1146,7 @@ CP_Block *CP_(next_block)(void)
 void CP_(bb_init)(void)
 {
    fns = VG_(HT_construct)("callprof fns");
+   shared_strs = VG_(HT_construct)("callprof names");
    locs = VG_(HT_construct)("callprof locs");
    blocks_by_addr = VG_(HT_construct)("callprof blocks");
 }

@@ -267,8 +267,9 @@ void CP_(sim_post_clo_init)(void)
    }
 }
 
-void CP_(sim_i1)(CP_SimL1 *l1)
+void CP_(sim_i1)(CP_SimI1 *l1)
 {
+   STATIC_ASSERT(sizeof(cs_word) == sizeof(ULong));   /* 64-bit tags */
    l1->tags = (const ULong *)sim.i1.tags;
    l1->line_bits = sim.i1.line_bits;
    l1->assoc = sim.i1.assoc;

@@ -30,7 +30,12 @@
 
    Each name is interned in a string table (open addressing, names copied)
    whether or not compression is on: the id is both what compression
-   prints and how "did the object/file/function change?" is decided. */
+   prints and how "did the object/file/function change?" is decided.
+   The table is most of what writing a file costs in memory, at a
+   tool's exit, when the run's own data is largest (python3 under
+   callprof: 40,574 functions), so its slots are 24 bytes, it fills to
+   three quarters, and the names are copied end to end into 64 KB
+   chunks, without a heap block each. */
 
 #include "pw_platform.h"
 
@@ -40,17 +45,41 @@
 
 typedef struct {
    char     *str;        /* NULL: empty slot; the key (see fn_key) */
-   size_t    shown;      /* how much of it is the name written */
+   unsigned  shown;      /* how much of it is the name written */
    unsigned  hash;
    unsigned  id;         /* 1, 2, ... */
-   int       defined;    /* "(id) name" written */
+   unsigned  defined;    /* "(id) name" written */
 } CgName;
 
+/* The names' copies: chunks of CG_CHUNK bytes (a longer name gets one
+   of its own), each starting with a pointer to the one before. */
+#define CG_CHUNK 65536
 typedef struct {
    CgName   *slots;
    unsigned  cap;        /* a power of two */
    unsigned  n;
+   char     *chunk;      /* the newest chunk, NULL: none */
+   size_t    used, size; /* of the newest chunk */
 } CgTable;
+
+/* LEN bytes for a name's copy, or NULL. */
+static char *table_store(CgTable *t, size_t len)
+{
+   char *p;
+   if (t->chunk == NULL || t->size - t->used < len) {
+      size_t size = sizeof(char *) + (len > CG_CHUNK ? len : CG_CHUNK);
+      char *c = PW_MALLOC("pw.cg.store.1", size);
+      if (c == NULL)
+         return NULL;
+      PW_MEMCPY(c, &t->chunk, sizeof(char *));
+      t->chunk = c;
+      t->used = sizeof(char *);
+      t->size = size;
+   }
+   p = t->chunk + t->used;
+   t->used += len;
+   return p;
+}
 
 static unsigned str_hash(const char *s)
 {
@@ -102,14 +131,14 @@ static CgName *table_intern(CgTable *t, const char *name)
             return e;
       }
    }
-   if (2 * (t->n + 1) > t->cap && !table_grow(t))
+   if (4 * (t->n + 1) > 3 * t->cap && !table_grow(t))
       return NULL;
    j = h & (t->cap - 1);
    while (t->slots[j].str != NULL)
       j = (j + 1) & (t->cap - 1);
    e = &t->slots[j];
    len = PW_STRLEN(name) + 1;
-   e->str = PW_MALLOC("pw.cg.intern.1", len);
+   e->str = table_store(t, len);
    if (e->str == NULL)
       return NULL;
    PW_MEMCPY(e->str, name, len);
@@ -135,9 +164,12 @@ static CgName *table_by_id(CgTable *t, unsigned id)
 
 static void table_free(CgTable *t)
 {
-   unsigned i;
-   for (i = 0; i < t->cap; i++)
-      PW_FREE(t->slots[i].str);
+   while (t->chunk != NULL) {
+      char *prev;
+      PW_MEMCPY(&prev, t->chunk, sizeof(char *));
+      PW_FREE(t->chunk);
+      t->chunk = prev;
+   }
    PW_FREE(t->slots);
 }
 

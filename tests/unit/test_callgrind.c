@@ -3,6 +3,8 @@
    Copyright (C) 2026 The heapsnap/callprof developers.
    SPDX-License-Identifier: GPL-2.0-or-later */
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -365,8 +367,62 @@ static void test_cob_again(void)
    mem_free(&m);
 }
 
+static void test_many_names(void)
+{
+   /* The name table grows several times and its copies fill several
+      chunks (one name longer than a chunk): every id stays the one its
+      name got first, in the order of first use. */
+   static const pw_u64 c[] = { 1 };
+   enum { N = 3000, LONG = 70000 };
+   PW_CgHeader h;
+   PW_Sink s;
+   MemOut m;
+   char buf[256], name[32], want[64];
+   char *longname = malloc(LONG + 1);
+   const char *out;
+   PW_Cg *w;
+   int i;
+
+   CHECK(longname != NULL);
+   if (longname == NULL)
+      return;
+   memset(longname, 'x', LONG);
+   longname[LONG] = '\0';
+   ir_header(&h, 1, 0, 1, 0);
+   mem_init(&m, &s, buf, sizeof buf);
+   w = pw_cg_begin(&s, &h);
+   CHECK(w != NULL);
+   if (w == NULL) {
+      free(longname);
+      return;
+   }
+   for (i = 0; i < N; i++) {
+      snprintf(name, sizeof name, "f%d", i);
+      pw_cg_function(w, "prog", "p.c", name);
+      pw_cg_cost(w, P(0, 1), c);
+      if (i == N / 2) {
+         pw_cg_function(w, "prog", "p.c", longname);
+         pw_cg_cost(w, P(0, 1), c);
+      }
+   }
+   pw_cg_call(w, "prog", "p.c", "f0", 1, P(0, 2), P(0, 3), c);
+   pw_cg_call(w, "prog", "p.c", longname, 1, P(0, 2), P(0, 4), c);
+   CHECK_LONG(pw_cg_end(w), 0);
+   out = mem_str(&m, &s);
+   snprintf(want, sizeof want, "\nfn=(%d) f%d\n", N + 1, N - 1);
+   CHECK(strstr(out, want) != NULL);
+   snprintf(want, sizeof want, "\nfn=(%d) xxx", N / 2 + 2);
+   CHECK(strstr(out, want) != NULL);
+   CHECK(strstr(out, "\ncfn=(1)\ncalls=1 2\n3 1\n") != NULL);
+   snprintf(want, sizeof want, "\ncfn=(%d)\ncalls=1 2\n4 1\n", N / 2 + 2);
+   CHECK(strstr(out, want) != NULL);
+   mem_free(&m);
+   free(longname);
+}
+
 void test_callgrind(void)
 {
+   test_many_names();
    test_compressed();
    test_plain();
    test_instr_only();
