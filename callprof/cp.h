@@ -352,7 +352,12 @@ CP_Ctx *const *CP_(all_ctxs)(UInt *n);
 
 /* Run counters of a block executed in a context other than its own
    function (see above).  Code of a skipped function (PLT) counts at
-   the call site it was called from, as Callgrind writes it. */
+   the call site it was called from, as Callgrind writes it.  A skipped
+   function's block keeps the call site after its counters, in every
+   counter array of it (count[n_slots], 0 in its own), so that its
+   inline check can compare it with CP_(skip_site) as well as the
+   context (cp_bb.c, add_base): a PLT stub then calls no helper when it
+   runs again for the same call site in the same context. */
 typedef struct CP_Foreign {
    struct CP_Foreign *next;   /* of the block */
    struct CP_Foreign *ctx_next;/* of the context */
@@ -517,6 +522,9 @@ VG_REGPARM(0) void CP_(bus_event)(void);
 void CP_(calls_init)(void);
 /* In skipped code: the call site it counts at (see CP_Foreign). */
 Addr CP_(skipped_site)(void);
+/* The same for generated code: the running thread's, kept by
+   cp_calls.c at every change (0: not in skipped code). */
+extern Addr CP_(skip_site);
 void CP_(thread_start)(ThreadId tid);
 void CP_(thread_created)(ThreadId child);
 /* The running thread's context at a block's entry, after what a thread's

@@ -13,6 +13,7 @@
 
       if (CP_(inline_ctx) != b->last_ctx)
                            CP_(ctx_counters)(b, clock)
+      (in skipped code: ... || CP_(skip_site) != site of b->last_count)
       base = b->last_count
       per run r:           base[r]++
       per exit, and at the end:
@@ -576,6 +577,13 @@ static void set_exit(CP_Block *b, UInt k, Addr instr, Addr end, IRJumpKind jk,
              x->target != end && !jump_is_call(b, x->target);
 }
 
+/* The bytes of one counter array of B: its slots, and for a skipped
+   function's block the call site after them (see CP_Foreign). */
+static SizeT counter_bytes(const CP_Block *b)
+{
+   return (b->n_slots + (b->loc->fn->skip ? 1 : 0)) * sizeof(ULong);
+}
+
 /* No context is ever this one: a block that remembers it (a new one,
    or one whose counters the context alone does not decide) asks
    CP_(ctx_counters) each time it runs. */
@@ -691,7 +699,8 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
       b->use = CP_(perm)(n * sizeof(CP_SimUse));
       CP_(sim_use_more)(b);
    }
-   b->count = CP_(perm)(b->n_slots * sizeof(ULong));
+   b->count = CP_(perm)(counter_bytes(b));
+   b->last_count = b->count;     /* read by a skipped block's check */
 
    VG_(HT_add_node)(blocks_by_addr, b);
    b->fn_next = b->loc->fn->own_blocks;
@@ -722,7 +731,7 @@ VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
    }
    b->last_ctx = &no_ctx;
    if (!CP_(collecting)()) {
-      tl_assert(b->n_slots <= sizeof discard / sizeof discard[0]);
+      tl_assert(b->n_slots < sizeof discard / sizeof discard[0]);
       b->last_count = discard;
       return;
    }
@@ -750,17 +759,20 @@ VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
       f->ctx = ctx;
       f->tid = tid;
       f->site = site;
-      f->count = CP_(perm)(b->n_slots * sizeof(ULong));
+      f->count = CP_(perm)(counter_bytes(b));
+      if (b->loc->fn->skip)
+         f->count[b->n_slots] = site;      /* see CP_Foreign */
       f->next = b->foreign;
       b->foreign = f;
       f->block = b;
       f->ctx_next = ctx->foreign;
       ctx->foreign = f;
    }
-   /* The context remembered for the inline check when it alone decides:
-      the shared counters (CP_(inline_ctx) is the context), no skipped
-      call site. */
-   if (CP_(inline_ctx) == ctx && site == 0)
+   /* The context remembered for the inline check when it decides: the
+      shared counters (CP_(inline_ctx) is the context), and no skipped
+      call site or a skipped function's block, whose check compares the
+      site too (see CP_Foreign). */
+   if (CP_(inline_ctx) == ctx && (site == 0 || b->loc->fn->skip))
       b->last_ctx = ctx;
    b->last_count = f->count;
 }
@@ -777,7 +789,10 @@ static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
 }
 
 /* if (CP_(inline_ctx) != b->last_ctx) CP_(ctx_counters)(b, CLOCK);
-   base = b->last_count */
+   base = b->last_count
+   and for a skipped function's block (see CP_Foreign)
+   if (CP_(inline_ctx) != b->last_ctx ||
+       CP_(skip_site) != b->last_count[b->n_slots]) ... */
 static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
 {
    IRExpr *ctx = tmp_of(out, Ity_I64,
@@ -787,6 +802,20 @@ static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
                          IRExpr_Load(TP_END, Ity_I64,
                                      mkIRExpr_HWord((HWord)&b->last_ctx)));
    IRExpr *miss = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, ctx, last));
+   if (b->loc->fn->skip) {
+      IRExpr *count = tmp_of(out, Ity_I64,
+         IRExpr_Load(TP_END, Ity_I64,
+                     mkIRExpr_HWord((HWord)&b->last_count)));
+      IRExpr *site = tmp_of(out, Ity_I64,
+         IRExpr_Load(TP_END, Ity_I64,
+            tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64, count,
+               IRExpr_Const(IRConst_U64(8 * (ULong)b->n_slots))))));
+      IRExpr *now = tmp_of(out, Ity_I64,
+         IRExpr_Load(TP_END, Ity_I64,
+                     mkIRExpr_HWord((HWord)&CP_(skip_site))));
+      miss = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_Or1, miss,
+                tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, site, now))));
+   }
    IRTemp base = newIRTemp(out->tyenv, Ity_I64);
    IRDirty *d = unsafeIRDirty_0_N(2, "cp_ctx_counters",
                                   VG_(fnptr_to_fnentry)(&CP_(ctx_counters)),

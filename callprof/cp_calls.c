@@ -288,6 +288,17 @@ static Thread *thread_get(ThreadId tid)
 static Thread *current(void);
 static Int     unwind(Thread *t, Addr sp, Int minpops);
 
+Addr CP_(skip_site);
+
+/* T's call site for skipped code (a ctx of NULL: none), mirrored in
+   CP_(skip_site) for the running thread (cp.h). */
+static void set_nonskipped(Thread *t, Site s)
+{
+   t->nonskipped = s;
+   if (t == running)
+      CP_(skip_site) = s.ctx ? s.instr : 0;
+}
+
 /* Recursion levels, as in Callgrind (fn.c's per-thread active counts,
    bbcc.c setup_bbcc): a call of FN raises FN's count of open calls in
    the thread, its return lowers it, and the context is FN at that
@@ -405,6 +416,7 @@ static void update_hot(Thread *t)
    CP_(shared_counting) = t->collect &&
                  (!CP_(clo_separate_threads) || t - threads == 1);
    CP_(sim_ev) = t->collect ? t->ev : NULL;
+   CP_(skip_site) = t->nonskipped.ctx ? t->nonskipped.instr : 0;
    CP_(set_ctx)(CP_(cur_ctx));
 }
 
@@ -522,7 +534,7 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
    if (skip) {
       f->arc = NULL;
       if (!t->nonskipped.ctx)
-         t->nonskipped = src;
+         set_nonskipped(t, src);
    } else {
       UInt *a = active_of(t, to);
       CP_Ctx *ctx = to->ctx;
@@ -553,7 +565,7 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
       }
       f->fn_id = to->id;
       CP_(set_ctx)(ctx);
-      t->nonskipped.ctx = NULL;
+      set_nonskipped(t, (Site){ NULL, 0, 0 });
       if (CP_(fn_actions) && to->active++ == 0 &&
           (to->dump_before || to->zero_before || to->toggle))
          entered(to);
@@ -583,7 +595,7 @@ static void pop(Thread *t)
    if (t->n_sig > 0 && t->sp == t->bottom)
       leave_signal(t);        /* longjmp out of a signal handler */
    f = FRAME(t, --t->sp);
-   t->nonskipped = f->nonskipped;
+   set_nonskipped(t, f->nonskipped);
    if (f->arc) {
       charge(t, f);
       if (f->path)
@@ -871,7 +883,7 @@ void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
 
    t->bottom = t->sp;
    t->others_ir = CP_(ir);
-   t->nonskipped.ctx = NULL;
+   set_nonskipped(t, (Site){ NULL, 0, 0 });
    t->sys_block = NULL;
    if (t->path)
       t->path = path_get(t->root, &sig_mark, "[signal handler]");
@@ -888,7 +900,7 @@ static void leave_signal(Thread *t)
    uncount_sys(t, False);
    while (t->sp > t->bottom) {
       Frame *f = FRAME(t, --t->sp);
-      t->nonskipped = f->nonskipped;
+      set_nonskipped(t, f->nonskipped);
       if (f->arc) {
          charge(t, f);
          if (f->deeper)
@@ -904,7 +916,7 @@ static void leave_signal(Thread *t)
    t->n_sig--;
    t->fn_sp = s->fn_sp;
    CP_(set_ctx)(ctx_at_level(t, s->ctx));
-   t->nonskipped = s->nonskipped;
+   set_nonskipped(t, s->nonskipped);
    t->bottom = s->bottom;
    t->others_ir = s->others_ir + (CP_(ir) - s->ir_at);
    /* A handler's costs are its own, as its instructions are (others_ir):
