@@ -109,6 +109,7 @@ typedef struct {
    CP_Ctx *saved_ctx;
    Site    nonskipped;
    UInt    fn_sp;      /* height of the function stack at the call */
+   UInt    gen;        /* the thread's levels_gen at the call */
    UInt    fn_id;      /* the callee's CP_Fn.id (a return needs no more
                           of it than that) */
    Bool    deeper;     /* the callee's open calls were raised */
@@ -155,6 +156,8 @@ typedef struct {
    ULong     ev[CP_MAX_EV];/* events but Ir, while collecting */
    UInt     *active;       /* CP_Fn.id -> its open calls */
    UInt      n_active;
+   UInt      levels_gen;   /* raised when active changes other than by a
+                              push and the pop of the same frame */
    CP_Fn   **fns;          /* --separate-callers: function stack */
    UInt      fn_sp, fn_size;
    CP_Path  *path, *root;  /* --folded-out-file */
@@ -329,8 +332,10 @@ static CP_Ctx *ctx_at_level(Thread *t, CP_Ctx *c)
       return c;
    max = c->func->max_rec;
    a = active_of(t, c->func);
-   if (*a == 0)
+   if (*a == 0) {
       *a = 1;
+      t->levels_gen++;
+   }
    return CP_(ctx_level)(c->base, *a < max ? *a : max);
 }
 
@@ -529,6 +534,7 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
    f->saved_ctx = CP_(cur_ctx);
    f->nonskipped = t->nonskipped;
    f->fn_sp = t->fn_sp;
+   f->gen = t->levels_gen;
    f->path = NULL;
    f->deeper = False;
    if (skip) {
@@ -603,7 +609,10 @@ static void pop(Thread *t)
       t->fn_sp = f->fn_sp;
       if (f->deeper)
          --t->active[f->fn_id];      /* push made it exist */
-      CP_(set_ctx)(ctx_at_level(t, f->saved_ctx));
+      /* The caller's level is the one it had at the call unless open
+         calls changed other than by pushes and their pops since. */
+      CP_(set_ctx)(f->gen == t->levels_gen ? f->saved_ctx
+                                           : ctx_at_level(t, f->saved_ctx));
       if (CP_(fn_actions)) {
          CP_Fn *fn = f->arc->callee->func;
          if (--fn->active == 0 && (fn->dump_after || fn->toggle))
@@ -636,8 +645,10 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
    }
    /* Callgrind's call and return emulated here leave one open call less
       of the function returning. */
-   if (CP_(cur_ctx)->func)
+   if (CP_(cur_ctx)->func) {
       --*active_of(t, CP_(cur_ctx)->func);
+      t->levels_gen++;
+   }
    if (CP_(separate_callers_on)) {
       /* the function returning is replaced by the one returned to */
       if (t->fn_sp > 0)
