@@ -63,8 +63,13 @@
    through a direct-mapped cache (CP_(fn_at)), and its arc through
    another (arc_get); a frame holds the run's events only (frame_size)
    and the callee's id, so that its return reads nothing else of the
-   callee; and the count of open calls per function (for the entry and
-   exit actions) is kept only when some function has an action.
+   callee; a return restores the caller's context from its frame, its
+   recursion level recomputed only when open-call counts changed other
+   than by pushes and their pops since the call (levels_gen); the call
+   site of skipped code is mirrored in CP_(skip_site) for the blocks'
+   inline check (cp.h, CP_Foreign); and the count of open calls per
+   function (for the entry and exit actions) is kept only when some
+   function has an action.
    docs/benchmarks.md has the profiles and what each step gained. */
 
 #include "pub_tool_basics.h"
