@@ -67,6 +67,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_tooliface.h"
+#include "tool_platform.h"
 
 #define CP_(str) VGAPPEND(vgCallprof_, str)
 
@@ -226,7 +227,7 @@ void CP_(sim_use_more)(struct CP_Block *b);
    instruction's CP_SimUse third) and READ, WRITE (regparm 3:
    instruction, counters, address, size), with their names.
 
-   FETCH_MRU: a fetch that finds its line in the first way of its I1
+   fetch_mru: a fetch that finds its line in the first way of its I1
    set changes nothing in the model (cp_cachesim.h: cs_set_ref) and
    counts nothing (a fetch's counters are its misses), so generated code
    tests that itself (cp_bb.c, from CP_(sim_i1)) and calls FETCH only
@@ -325,14 +326,6 @@ typedef struct CP_Loc {
    Bool           pop_on_jump;  /* fn's, copied: the transition of a jump
                                    from here needs no more of fn */
 } CP_Loc;
-
-/* The slot of KEY in a direct-mapped cache of 2^BITS entries (the
-   location and function caches of cp_bb.c, the arc cache of
-   cp_calls.c): the top BITS bits of a multiplicative hash. */
-static inline UWord CP_(cache_slot)(UWord key, UInt bits)
-{
-   return (UWord)(((ULong)key * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
-}
 
 CP_Loc *CP_(loc_of)(Addr a);
 /* CP_(loc_of)(A)->fn, through a cache of its own. */

@@ -306,7 +306,7 @@ static CP_Loc *loc_cache[1 << LOC_CACHE_BITS];
 
 static inline UWord loc_slot(Addr a)
 {
-   return CP_(cache_slot)(a, LOC_CACHE_BITS);
+   return tp_cache_slot(a, LOC_CACHE_BITS);
 }
 
 static CP_Loc *new_loc(Addr a);
@@ -781,6 +781,11 @@ VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
 /*--- Instrumentation                                      ---*/
 /*------------------------------------------------------------*/
 
+static IRExpr *mkU64(ULong v)
+{
+   return IRExpr_Const(IRConst_U64(v));
+}
+
 static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
 {
    IRTemp t = newIRTemp(out->tyenv, ty);
@@ -809,7 +814,7 @@ static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
       IRExpr *site = tmp_of(out, Ity_I64,
          IRExpr_Load(TP_END, Ity_I64,
             tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64, count,
-               IRExpr_Const(IRConst_U64(8 * (ULong)b->n_slots))))));
+               mkU64(8 * (ULong)b->n_slots)))));
       IRExpr *now = tmp_of(out, Ity_I64,
          IRExpr_Load(TP_END, Ity_I64,
                      mkIRExpr_HWord((HWord)&CP_(skip_site))));
@@ -844,8 +849,6 @@ typedef struct {
    UInt      p_size;
 } SimEmit;
 
-static IRExpr *mkU64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
-
 /* --cache-sim: whether the fetch of instruction SI misses the most
    recently used way of its I1 set (cp.h), where a hit changes nothing:
       tags[(b & set_mask) * assoc] != b,  b = SI's line
@@ -853,16 +856,16 @@ static IRExpr *mkU64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
    spans two lines (the helper must run). */
 static IRExpr *mru_fetch_miss(IRSB *out, const CP_SimInstr *si)
 {
-   CP_SimI1 l1;
+   CP_SimI1 i1;
    ULong b, e;
-   CP_(sim_i1)(&l1);
-   b = si->addr >> l1.line_bits;
-   e = (si->addr + si->len - 1) >> l1.line_bits;
+   CP_(sim_i1)(&i1);
+   b = si->addr >> i1.line_bits;
+   e = (si->addr + si->len - 1) >> i1.line_bits;
    if (b != e)
       return NULL;
    return tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64,
       tmp_of(out, Ity_I64, IRExpr_Load(TP_END, Ity_I64,
-         mkU64((HWord)(l1.tags + (b & l1.set_mask) * l1.assoc)))),
+         mkU64((HWord)(i1.tags + (b & i1.set_mask) * i1.assoc)))),
       mkU64(b)));
 }
 
@@ -907,7 +910,7 @@ static void sim_branch(IRSB *out, const SimEmit *se, Bool cond, IRExpr *arg)
    tl_assert(ii->br != CP_SIM_NONE);     /* instr_classes */
    c = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64,
       IRExpr_RdTmp(se->base),
-      IRExpr_Const(IRConst_U64(8 * (ULong)(ii->off + ii->br)))));
+      mkU64(8 * (ULong)(ii->off + ii->br))));
    IRExpr *low = mkIRExpr_HWord(ii->addr & (cond ? 0x7f : 0x1ff));
    IRDirty *d = unsafeIRDirty_0_N(3, cond ? "cp_sim_cond" : "cp_sim_ind",
                                   VG_(fnptr_to_fnentry)(cond ? &CP_(sim_cond)
@@ -1076,7 +1079,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
          if (!run_open) {
             IRExpr *addr = tmp_of(out, Ity_I64,
                           IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
-                                       IRExpr_Const(IRConst_U64(8 * r))));
+                                       mkU64(8 * r)));
             ir_add_u64(out, addr, 1);
             run_open = True;
          }
@@ -1100,14 +1103,14 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
                                    IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard));
             if (b->inverted && exit_no == (Int)b->n_exits - 1)
                taken = tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Xor64, taken,
-                                 IRExpr_Const(IRConst_U64(1))));
+                                 mkU64(1)));
             sim_branch(out, &se, True, taken);
          }
          if (b->exits && base != IRTemp_INVALID) {
             /* --collect-jumps: the side exit's counter += guard */
             IRExpr *addr = tmp_of(out, Ity_I64,
                IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
-                  IRExpr_Const(IRConst_U64(8 * (b->n_runs + exit_no)))));
+                  mkU64(8 * (b->n_runs + exit_no))));
             IRExpr *one = tmp_of(out, Ity_I64,
                IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard));
             IRTemp old = newIRTemp(out->tyenv, Ity_I64);

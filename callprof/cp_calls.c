@@ -201,7 +201,7 @@ static CP_Arc *arc_get(CP_Ctx *caller, Addr site, CP_Ctx *callee,
 {
    UInt tid = CP_(cost_tid)();
    UWord key = (((UWord)caller * 31 + site) * 31 + (UWord)callee) * 31 + tid;
-   ArcNode **slot = &arc_cache[CP_(cache_slot)(key, ARC_CACHE_BITS)];
+   ArcNode **slot = &arc_cache[tp_cache_slot(key, ARC_CACHE_BITS)];
    ArcNode *n = *slot;
 
 #define ARC_IS(n) ((n)->key == key && (n)->caller == caller && \

@@ -267,13 +267,13 @@ void CP_(sim_post_clo_init)(void)
    }
 }
 
-void CP_(sim_i1)(CP_SimI1 *l1)
+void CP_(sim_i1)(CP_SimI1 *i1)
 {
    STATIC_ASSERT(sizeof(cs_word) == sizeof(ULong));   /* 64-bit tags */
-   l1->tags = (const ULong *)sim.i1.tags;
-   l1->line_bits = sim.i1.line_bits;
-   l1->assoc = sim.i1.assoc;
-   l1->set_mask = sim.i1.set_mask;
+   i1->tags = (const ULong *)sim.i1.tags;
+   i1->line_bits = sim.i1.line_bits;
+   i1->assoc = sim.i1.assoc;
+   i1->set_mask = sim.i1.set_mask;
 }
 
 const HChar *CP_(sim_desc)(Int k)

@@ -61,6 +61,7 @@
 #include "hs.h"
 #include "hs_blocktab.h"
 #include "hs_filter.h"
+#include "tool_platform.h"
 
 SizeT HS_(heap_B)  = 0;
 SizeT HS_(extra_B) = 0;
@@ -84,13 +85,6 @@ static VgHashTable *ip_facts;
 #define FACTS_CACHE_BITS 8
 static IPFacts *facts_cache[1 << FACTS_CACHE_BITS];
 
-/* The slot of KEY in a direct-mapped cache of 2^BITS entries (facts_cache
-   here, stack_cache below): the top BITS bits of a multiplicative hash. */
-static inline UWord cache_slot(UWord key, UInt bits)
-{
-   return (key * 0x9E3779B97F4A7C15UL) >> (64 - bits);
-}
-
 static Bool in_list(XArray *list, const HChar *name)
 {
    return VG_(strIsMemberXA)(list, name);
@@ -98,7 +92,7 @@ static Bool in_list(XArray *list, const HChar *name)
 
 static const HS_FrameFacts *facts(Addr ip)
 {
-   IPFacts **slot = &facts_cache[cache_slot(ip, FACTS_CACHE_BITS)];
+   IPFacts **slot = &facts_cache[tp_cache_slot(ip, FACTS_CACHE_BITS)];
    IPFacts *f = *slot;
    const HChar *name;
    DiEpoch ep;
@@ -259,7 +253,7 @@ static StackSlot stack_cache[1 << STACK_CACHE_BITS];
 static StackSlot *stack_slot(const Addr *ips, Int n, Bool cut, UWord *key)
 {
    *key = hash_ips(ips, n) ^ cut;
-   return &stack_cache[cache_slot(*key, STACK_CACHE_BITS)];
+   return &stack_cache[tp_cache_slot(*key, STACK_CACHE_BITS)];
 }
 
 HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top)

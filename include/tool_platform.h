@@ -35,6 +35,15 @@
 
 STATIC_ASSERT(sizeof(Addr) == 8 && sizeof(UWord) == 8);
 
+/* The slot of KEY in a direct-mapped cache of 2^BITS entries: the top
+   BITS bits of a 64-bit multiplicative (Fibonacci) hash.  heapsnap's
+   caches of frame facts and stacks (hs_heap.c), callprof's of locations,
+   functions and arcs (cp_bb.c, cp_calls.c). */
+static inline UWord tp_cache_slot(UWord key, UInt bits)
+{
+   return (key * 0x9E3779B97F4A7C15UL) >> (64 - bits);
+}
+
 /* The byte order of the loads and stores the tools generate. */
 #define TP_END Iend_LE
 
