@@ -278,6 +278,9 @@ typedef struct CP_Fn {
    UInt          max_rec;    /* --separate-recs: levels kept apart */
    Bool          skip;       /* PLT code with --skip-plt=yes */
    Bool          pop_on_jump;/* _dl_runtime_resolve*: its jump ends it */
+   UInt          main_open;  /* open calls in thread 1, which has no
+                                Thread.active: a call then touches one
+                                cache line of the function, not two */
    Bool          dump_before, dump_after, zero_before, toggle;
    UInt          active;     /* open calls (all threads), counted
                                 only while CP_(fn_actions) */
@@ -328,8 +331,20 @@ typedef struct CP_Loc {
 } CP_Loc;
 
 CP_Loc *CP_(loc_of)(Addr a);
-/* CP_(loc_of)(A)->fn, through a cache of its own. */
-CP_Fn *CP_(fn_at)(Addr a);
+/* CP_(loc_of)(A)->fn, through a direct-mapped cache of its own (every
+   call asks, so the hit is inline: a compare, where a function call
+   took as long). */
+#define CP_LOC_CACHE_BITS 12
+typedef struct { Addr a; CP_Fn *fn; } CP_FnSlot;
+extern CP_FnSlot CP_(fn_cache)[1 << CP_LOC_CACHE_BITS];
+CP_Fn *CP_(fn_miss)(Addr a);
+static inline CP_Fn *CP_(fn_at)(Addr a)
+{
+   const CP_FnSlot *s = &CP_(fn_cache)[tp_cache_slot(a, CP_LOC_CACHE_BITS)];
+   if (LIKELY(s->a == a && s->fn != NULL))
+      return s->fn;
+   return CP_(fn_miss)(a);
+}
 /* N zeroed bytes that are never freed (cp_bb.c says why). */
 void *CP_(perm)(SizeT n);
 /* The context BASE (level 1) at recursion LEVEL (1 .. its function's

@@ -301,7 +301,7 @@ static VgHashTable *locs;
    took 16% of the run.  A direct-mapped cache of the last location seen
    per slot answers most of them with one load and one compare;
    locations are never removed, so an entry never goes stale. */
-#define LOC_CACHE_BITS 12
+#define LOC_CACHE_BITS CP_LOC_CACHE_BITS
 static CP_Loc *loc_cache[1 << LOC_CACHE_BITS];
 
 static inline UWord loc_slot(Addr a)
@@ -312,18 +312,16 @@ static inline UWord loc_slot(Addr a)
 static CP_Loc *new_loc(Addr a);
 
 /* A call needs only its target's function: a second direct-mapped
-   cache, of the function itself, spares it the location's cache line
-   too (a location's function never changes). */
-static struct { Addr a; CP_Fn *fn; } fn_cache[1 << LOC_CACHE_BITS];
+   cache, of the function itself (CP_(fn_at), cp.h), spares it the
+   location's cache line too (a location's function never changes). */
+CP_FnSlot CP_(fn_cache)[1 << LOC_CACHE_BITS];
 
-CP_Fn *CP_(fn_at)(Addr a)
+CP_Fn *CP_(fn_miss)(Addr a)
 {
-   UWord i = loc_slot(a);
-   if (fn_cache[i].fn == NULL || fn_cache[i].a != a) {
-      fn_cache[i].fn = CP_(loc_of)(a)->fn;
-      fn_cache[i].a = a;
-   }
-   return fn_cache[i].fn;
+   CP_FnSlot *s = &CP_(fn_cache)[loc_slot(a)];
+   s->fn = CP_(loc_of)(a)->fn;
+   s->a = a;
+   return s->fn;
 }
 
 /* Callgrind's get_fn_node: the function of the block at A.  Its file

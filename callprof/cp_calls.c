@@ -57,19 +57,27 @@
    --folded-event (path_cost).
 
    Speed.  On call-heavy code (an interpreter, C++) the transitions are
-   most of the tool's own time, and what they cost is cache misses, one
-   per object a call touches.  So a real return pops its frames without
+   most of the tool's own time.  A call and its return cost 33 ns on a
+   loop that only calls a small function, where all they touch is in
+   the cache: most of it was the calls between the small functions
+   below.  So what a call or a return runs is inlined into
+   CP_(transition) (HOT), with only the misses of its caches out of
+   line (arc_find, grow_active, CP_(fn_miss)): 22 ns.  On larger
+   programs each object a call touches is also a cache miss, so a call
+   touches as few as it can.  A real return pops its frames without
    looking its target up; a call looks up only the target's function,
    through a direct-mapped cache (CP_(fn_at)), and its arc through
-   another (arc_get); a frame holds the run's events only (frame_size)
-   and the callee's id, so that its return reads nothing else of the
-   callee; a return restores the caller's context from its frame, its
-   recursion level recomputed only when open-call counts changed other
-   than by pushes and their pops since the call (levels_gen); the call
-   site of skipped code is mirrored in CP_(skip_site) for the blocks'
-   inline check (cp.h, CP_Foreign); and the count of open calls per
-   function (for the entry and exit actions) is kept only when some
-   function has an action.
+   another (arc_get); thread 1's count of open calls of a function is
+   in the function (CP_Fn.main_open), beside what else a call reads of
+   it; a frame holds the run's events only (frame_size) and where the
+   callee's open calls are counted, so that its return reads nothing
+   else of the callee; a return restores the caller's context from its
+   frame, its recursion level recomputed only when open-call counts
+   changed other than by pushes and their pops since the call
+   (levels_gen); the call site of skipped code is mirrored in
+   CP_(skip_site) for the blocks' inline check (cp.h, CP_Foreign); and
+   the count of open calls per function (for the entry and exit
+   actions) is kept only when some function has an action.
    docs/benchmarks.md has the profiles and what each step gained. */
 
 #include "pub_tool_basics.h"
@@ -89,6 +97,10 @@
 
 #include "cp.h"
 #include "cp_classify.h"
+
+/* What a call or a return runs, inlined into CP_(transition): there a
+   function call costs as much as the work it does. */
+#define HOT static inline __attribute__((always_inline))
 
 /*------------------------------------------------------------*/
 /*--- Types                                                ---*/
@@ -115,9 +127,9 @@ typedef struct {
    Site    nonskipped;
    UInt    fn_sp;      /* height of the function stack at the call */
    UInt    gen;        /* the thread's levels_gen at the call */
-   UInt    fn_id;      /* the callee's CP_Fn.id (a return needs no more
-                          of it than that) */
-   Bool    deeper;     /* the callee's open calls were raised */
+   UInt   *deeper;     /* the callee's open calls, when the call raised
+                          them (a return needs no more of the callee
+                          than that); else NULL */
    ULong   enter[];    /* the thread's costs at the call, CP_(n_ev) */
 } Frame;
 
@@ -159,7 +171,8 @@ typedef struct {
    Bool      collect;      /* --collect-atstart, toggled */
    ULong     off_ir;       /* thread_ir() when collection stopped */
    ULong     ev[CP_MAX_EV];/* events but Ir, while collecting */
-   UInt     *active;       /* CP_Fn.id -> its open calls */
+   UInt     *active;       /* CP_Fn.id -> its open calls (thread 1's
+                              are CP_Fn.main_open) */
    UInt      n_active;
    UInt      levels_gen;   /* raised when active changes other than by a
                               push and the pop of the same frame */
@@ -196,25 +209,35 @@ static VgHashTable *arcs;
 #define ARC_CACHE_BITS 12
 static ArcNode *arc_cache[1 << ARC_CACHE_BITS];
 
-static CP_Arc *arc_get(CP_Ctx *caller, Addr site, CP_Ctx *callee,
-                       Addr target)
+#define ARC_IS(n) ((n)->key == key && (n)->caller == caller && \
+                   (n)->arc.site == site && (n)->arc.callee == callee && \
+                   (n)->arc.tid == tid)
+
+static CP_Arc *arc_find(CP_Ctx *caller, Addr site, CP_Ctx *callee,
+                        Addr target, UInt tid, UWord key, ArcNode **slot);
+
+HOT CP_Arc *arc_get(CP_Ctx *caller, Addr site, CP_Ctx *callee, Addr target)
 {
    UInt tid = CP_(cost_tid)();
    UWord key = (((UWord)caller * 31 + site) * 31 + (UWord)callee) * 31 + tid;
    ArcNode **slot = &arc_cache[tp_cache_slot(key, ARC_CACHE_BITS)];
    ArcNode *n = *slot;
-
-#define ARC_IS(n) ((n)->key == key && (n)->caller == caller && \
-                   (n)->arc.site == site && (n)->arc.callee == callee && \
-                   (n)->arc.tid == tid)
-   if (n != NULL && ARC_IS(n))
+   if (LIKELY(n != NULL && ARC_IS(n)))
       return &n->arc;
+   return arc_find(caller, site, callee, target, tid, key, slot);
+}
+
+/* Not in the cache: the table, or a new arc. */
+static __attribute__((noinline))
+CP_Arc *arc_find(CP_Ctx *caller, Addr site, CP_Ctx *callee, Addr target,
+                 UInt tid, UWord key, ArcNode **slot)
+{
+   ArcNode *n;
    for (n = VG_(HT_lookup)(arcs, key); n; n = n->next)
       if (ARC_IS(n)) {
          *slot = n;
          return &n->arc;
       }
-#undef ARC_IS
    n = CP_(perm)(sizeof *n + CP_(n_ev) * sizeof(ULong));
    n->key = key;
    n->caller = caller;
@@ -228,6 +251,7 @@ static CP_Arc *arc_get(CP_Ctx *caller, Addr site, CP_Ctx *callee,
    *slot = n;
    return &n->arc;
 }
+#undef ARC_IS
 
 /*------------------------------------------------------------*/
 /*--- Call paths (--folded-out-file)                       ---*/
@@ -294,7 +318,7 @@ static Thread *thread_get(ThreadId tid)
 }
 
 static Thread *current(void);
-static Int     unwind(Thread *t, Addr sp, Int minpops);
+HOT Int unwind(Thread *t, Addr sp, Int minpops);
 
 Addr CP_(skip_site);
 
@@ -312,19 +336,33 @@ static void set_nonskipped(Thread *t, Site s)
    the thread, its return lowers it, and the context is FN at that
    level (at most FN->max_rec).  Only calls and returns change it, so
    it is chosen here, never in the blocks. */
-static UInt *active_of(Thread *t, CP_Fn *fn)
+static void grow_active(Thread *t, CP_Fn *fn);
+
+HOT UInt *active_of(Thread *t, CP_Fn *fn)
 {
-   if (fn->id >= t->n_active) {
-      UInt n = t->n_active ? t->n_active : 256;
-      while (n <= fn->id)
-         n *= 2;
-      t->active = VG_(realloc)("cp.calls.active.1", t->active,
-                               n * sizeof(UInt));
-      VG_(memset)(t->active + t->n_active, 0,
-                  (n - t->n_active) * sizeof(UInt));
-      t->n_active = n;
-   }
+   if (t == &threads[1])
+      return &fn->main_open;
+   if (UNLIKELY(fn->id >= t->n_active))
+      grow_active(t, fn);
    return &t->active[fn->id];
+}
+
+static __attribute__((noinline)) void grow_active(Thread *t, CP_Fn *fn)
+{
+   UInt n = t->n_active ? t->n_active : 256, i;
+   UWord old = (UWord)t->active;
+   while (n <= fn->id)
+      n *= 2;
+   t->active = VG_(realloc)("cp.calls.active.1", t->active,
+                            n * sizeof(UInt));
+   VG_(memset)(t->active + t->n_active, 0,
+               (n - t->n_active) * sizeof(UInt));
+   for (i = 0; i < t->sp; i++) {   /* its frames point into it */
+      Frame *f = FRAME(t, i);
+      if (f->deeper)
+         f->deeper = t->active + ((UWord)f->deeper - old) / sizeof(UInt);
+   }
+   t->n_active = n;
 }
 
 /* The context C (any level, or NULL, or a mark) at the level of its
@@ -392,14 +430,14 @@ CP_Ctx *CP_(level_ctx)(CP_Fn *fn)
 }
 
 /* The thread's instructions so far, counting or not. */
-static ULong raw_ir(const Thread *t)
+HOT ULong raw_ir(const Thread *t)
 {
    return (t == running ? CP_(ir) : t->stopped) - t->others_ir;
 }
 
 /* The thread's instructions so far (as Callgrind's per-thread cost):
    standing still while it does not collect. */
-static ULong thread_ir(const Thread *t)
+HOT ULong thread_ir(const Thread *t)
 {
    return t->collect ? raw_ir(t) : t->off_ir;
 }
@@ -411,7 +449,7 @@ static ULong path_cost(const Thread *t)
 }
 
 /* The thread's costs so far, all events. */
-static void thread_cost(const Thread *t, ULong *ev)
+HOT void thread_cost(const Thread *t, ULong *ev)
 {
    Int k;
    ev[0] = thread_ir(t);
@@ -541,7 +579,7 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
    f->fn_sp = t->fn_sp;
    f->gen = t->levels_gen;
    f->path = NULL;
-   f->deeper = False;
+   f->deeper = NULL;
    if (skip) {
       f->arc = NULL;
       if (!t->nonskipped.ctx)
@@ -552,19 +590,17 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
       /* --skip-direct-rec: a function calling itself directly stays at
          its recursion level, and its open calls are not raised (as
          Callgrind's push_call_stack counts them). */
-      f->deeper = !(CP_(clo_skip_direct_rec) && src.ctx != NULL &&
-                    src.ctx->func == to);
-      if (f->deeper)
+      if (!(CP_(clo_skip_direct_rec) && src.ctx != NULL &&
+            src.ctx->func == to)) {
+         f->deeper = a;
          ++*a;
+      }
       if (CP_(separate_callers_on)) {
          fn_push(t, to);
          ctx = top_ctx(t);
       }
-      if (to->max_rec > 1) {
-         UInt level = *a > 0 ? *a : 1;
-         ctx = CP_(ctx_level)(ctx, level < to->max_rec ? level
-                                                        : to->max_rec);
-      }
+      if (to->max_rec > 1 && *a > 1)     /* level 1 is CTX itself */
+         ctx = CP_(ctx_level)(ctx, *a < to->max_rec ? *a : to->max_rec);
       f->arc = arc_get(src.ctx, src.instr, ctx, target);
       /* As Callgrind, a call counts while collection is off too: an arc
          is written only where it cost something, with all its calls. */
@@ -574,7 +610,6 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
             t->root->fn = src.ctx ? src.ctx->func : NULL;
          f->path = t->path = path_get(t->path, to, NULL);
       }
-      f->fn_id = to->id;
       CP_(set_ctx)(ctx);
       set_nonskipped(t, (Site){ NULL, 0, 0 });
       if (CP_(fn_actions) && to->active++ == 0 &&
@@ -585,7 +620,7 @@ static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
 
 /* Frame F's costs since its call (or the last flush) go to its arc and
    path. */
-static void charge(Thread *t, Frame *f)
+HOT void charge(Thread *t, Frame *f)
 {
    ULong *inclusive = f->arc->inclusive, ir = thread_ir(t);
    Int k;
@@ -599,7 +634,7 @@ static void charge(Thread *t, Frame *f)
    }
 }
 
-static void pop(Thread *t)
+HOT void pop(Thread *t)
 {
    Frame *f;
 
@@ -613,7 +648,7 @@ static void pop(Thread *t)
          t->path = f->path->parent;
       t->fn_sp = f->fn_sp;
       if (f->deeper)
-         --t->active[f->fn_id];      /* push made it exist */
+         --*f->deeper;
       /* The caller's level is the one it had at the call unless open
          calls changed other than by pushes and their pops since. */
       CP_(set_ctx)(f->gen == t->levels_gen ? f->saved_ctx
@@ -628,7 +663,7 @@ static void pop(Thread *t)
 
 /* Pop the frames SP has left, and MINPOPS more with SP equal; returns
    how many were popped. */
-static Int unwind(Thread *t, Addr sp, Int minpops)
+HOT Int unwind(Thread *t, Addr sp, Int minpops)
 {
    Int n = (Int)cpx_left_frames(t->stack, frame_size, t->sp, sp,
                                 minpops), k;
@@ -680,7 +715,10 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    Site src;
 
    CP_(clock_at)(clock);
-   t = current();
+   /* Called from generated code only, which runs between the core's
+      start_client_code and stop_client_code for its thread (cp_main.c):
+      RUNNING is that thread, without asking the core. */
+   t = LIKELY(running != NULL) ? running : current();
    src.ctx = CP_(cur_ctx);
    src.instr = e->instr;
    src.ret_addr = e->kind == CP_Call ? e->instr + e->len : 0;
@@ -920,7 +958,7 @@ static void leave_signal(Thread *t)
       if (f->arc) {
          charge(t, f);
          if (f->deeper)
-            --*active_of(t, f->arc->callee->func);
+            --*f->deeper;
       }
    }
    if (t->path) {
