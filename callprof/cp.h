@@ -330,11 +330,21 @@ typedef struct CP_Loc {
                                    from here needs no more of fn */
 } CP_Loc;
 
-CP_Loc *CP_(loc_of)(Addr a);
-/* CP_(loc_of)(A)->fn, through a direct-mapped cache of its own (every
-   call asks, so the hit is inline: a compare, where a function call
-   took as long). */
+/* The location of A, through a direct-mapped cache: every indirect
+   jump asks, so the hit is inline (a compare, where a function call
+   took as long); the same for CP_(fn_at) below. */
 #define CP_LOC_CACHE_BITS 12
+extern CP_Loc *CP_(loc_cache)[1 << CP_LOC_CACHE_BITS];
+CP_Loc *CP_(loc_miss)(Addr a);
+static inline CP_Loc *CP_(loc_of)(Addr a)
+{
+   CP_Loc *l = CP_(loc_cache)[tp_cache_slot(a, CP_LOC_CACHE_BITS)];
+   if (LIKELY(l != NULL && l->key == a))
+      return l;
+   return CP_(loc_miss)(a);
+}
+/* CP_(loc_of)(A)->fn, through a direct-mapped cache of its own: every
+   call asks. */
 typedef struct { Addr a; CP_Fn *fn; } CP_FnSlot;
 extern CP_FnSlot CP_(fn_cache)[1 << CP_LOC_CACHE_BITS];
 CP_Fn *CP_(fn_miss)(Addr a);
@@ -467,6 +477,15 @@ extern Bool    CP_(fn_actions);
 extern CP_Ctx  CP_(unshared_mark);
 /* True while the running thread collects into the shared counters. */
 extern Bool   CP_(shared_counting);
+/* Of the running thread, for the helpers called from generated code
+   (kept by cp_calls.c at every thread switch and collection toggle):
+   whether it collects, and the thread its costs go to
+   (CP_(cost_tid)). */
+extern Bool   CP_(running_collects);
+extern UInt   CP_(running_cost_tid);
+/* CP_(cur_ctx) of a thread in a dead thread's slot before its first
+   block (CP_(first_block_ctx)). */
+extern CP_Ctx CP_(reused_slot_mark);
 static inline void CP_(set_ctx)(CP_Ctx *c)
 {
    CP_(cur_ctx) = c;

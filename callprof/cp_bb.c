@@ -302,7 +302,7 @@ static VgHashTable *locs;
    per slot answers most of them with one load and one compare;
    locations are never removed, so an entry never goes stale. */
 #define LOC_CACHE_BITS CP_LOC_CACHE_BITS
-static CP_Loc *loc_cache[1 << LOC_CACHE_BITS];
+CP_Loc *CP_(loc_cache)[1 << LOC_CACHE_BITS];
 
 static inline UWord loc_slot(Addr a)
 {
@@ -324,17 +324,13 @@ CP_Fn *CP_(fn_miss)(Addr a)
    return s->fn;
 }
 
-/* Callgrind's get_fn_node: the function of the block at A.  Its file
-   is the one of A (DIR/FILE), so code inlined at a block's start makes
-   a function of its own, as in Callgrind. */
-CP_Loc *CP_(loc_of)(Addr a)
+/* CP_(loc_of)'s miss (cp.h).  Callgrind's get_fn_node: the function of
+   the block at A.  Its file is the one of A (DIR/FILE), so code inlined
+   at a block's start makes a function of its own, as in Callgrind. */
+CP_Loc *CP_(loc_miss)(Addr a)
 {
-   CP_Loc **slot = &loc_cache[loc_slot(a)];
-   CP_Loc *l = *slot;
-
-   if (l != NULL && l->key == a)
-      return l;
-   l = VG_(HT_lookup)(locs, a);
+   CP_Loc **slot = &CP_(loc_cache)[loc_slot(a)];
+   CP_Loc *l = VG_(HT_lookup)(locs, a);
    if (l == NULL)
       l = new_loc(a);
    *slot = l;
@@ -719,7 +715,9 @@ VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
    Addr site;
 
    CP_(clock_at)(clock);
-   ctx = CP_(first_block_ctx)();
+   ctx = CP_(cur_ctx);
+   if (UNLIKELY(ctx == &CP_(reused_slot_mark)))
+      ctx = CP_(first_block_ctx)();
 
    if (ctx == NULL) {
       /* A thread's (or a signal handler's) first block: Callgrind makes
@@ -728,12 +726,12 @@ VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
       CP_(set_ctx)(ctx);
    }
    b->last_ctx = &no_ctx;
-   if (!CP_(collecting)()) {
+   if (!CP_(running_collects)) {
       tl_assert(b->n_slots < sizeof discard / sizeof discard[0]);
       b->last_count = discard;
       return;
    }
-   tid = CP_(cost_tid)();
+   tid = CP_(running_cost_tid);
    if (ctx == b->loc->fn->ctx && tid == 1) {
       if (CP_(inline_ctx) == ctx)
          b->last_ctx = ctx;

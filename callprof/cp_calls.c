@@ -186,9 +186,7 @@ typedef struct {
 static Thread *threads;    /* VG_N_THREADS, indexed by ThreadId */
 static CP_Fn   sig_mark;   /* the path of a signal handler */
 static Thread *running;
-/* CP_(cur_ctx) of a thread in a dead thread's slot before its first
-   block. */
-static CP_Ctx  reused_slot_mark;
+CP_Ctx         CP_(reused_slot_mark);   /* cp.h */
 
 /*------------------------------------------------------------*/
 /*--- Arcs                                                 ---*/
@@ -321,6 +319,8 @@ static Thread *current(void);
 HOT Int unwind(Thread *t, Addr sp, Int minpops);
 
 Addr CP_(skip_site);
+Bool CP_(running_collects);
+UInt CP_(running_cost_tid) = 1;
 
 /* T's call site for skipped code (a ctx of NULL: none), mirrored in
    CP_(skip_site) for the running thread (cp.h). */
@@ -464,6 +464,8 @@ static void update_hot(Thread *t)
    CP_(shared_counting) = t->collect &&
                  (!CP_(clo_separate_threads) || t - threads == 1);
    CP_(sim_ev) = t->collect ? t->ev : NULL;
+   CP_(running_collects) = t->collect;
+   CP_(running_cost_tid) = CP_(clo_separate_threads) ? t - threads : 1;
    CP_(skip_site) = t->nonskipped.ctx ? t->nonskipped.instr : 0;
    CP_(set_ctx)(CP_(cur_ctx));
 }
@@ -477,7 +479,7 @@ void CP_(thread_start)(ThreadId tid)
       CP_(thread_stop)(running - threads);
    t->others_ir += CP_(ir) - t->stopped;
    running = t;
-   CP_(cur_ctx) = t->reused_slot ? &reused_slot_mark : t->ctx;
+   CP_(cur_ctx) = t->reused_slot ? &CP_(reused_slot_mark) : t->ctx;
    update_hot(t);
 }
 
@@ -498,7 +500,7 @@ void CP_(thread_created)(ThreadId child)
 CP_Ctx *CP_(first_block_ctx)(void)
 {
    Thread *t = current();
-   if (t->reused_slot && CP_(cur_ctx) == &reused_slot_mark) {
+   if (t->reused_slot && CP_(cur_ctx) == &CP_(reused_slot_mark)) {
       t->reused_slot = False;
       CP_(set_ctx)(t->ctx);
       unwind(t, VG_(get_SP)(t - threads), 0);
@@ -557,8 +559,9 @@ static void left(CP_Fn *fn)
       CP_(set_collect)(!CP_(collecting)());
 }
 
-static void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
-                 Bool skip)
+/* A call to TO from SRC. */
+HOT void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
+              Bool skip)
 {
    Frame *f;
 
