@@ -533,6 +533,13 @@ typedef struct CP_Exit {
    UChar     kind;            /* a CP_Kind */
    UChar     len;             /* the instruction's: a call returns to
                                  instr + len */
+   /* Where it went last (cp_calls.c, exit_loc and exit_fn): a jump's
+      location, a call's function.  Most exits go where they went
+      last, and the exit is in the cache already, where the caches of
+      all targets are not. */
+   Addr            last_target;
+   struct CP_Loc  *last_loc;
+   struct CP_Fn   *last_fn;
 } CP_Exit;
 
 /* The helper of such an exit, taken to TARGET with stack pointer SP. */

@@ -66,8 +66,9 @@
    programs each object a call touches is also a cache miss, so a call
    touches as few as it can.  A real return pops its frames without
    looking its target up; a call looks up only the target's function,
-   through a direct-mapped cache (CP_(fn_at)), and its arc through
-   another (arc_get); thread 1's count of open calls of a function is
+   first in what its exit remembers of its last target (exit_fn; a
+   jump its location, exit_loc), then through a direct-mapped cache
+   (CP_(fn_at)), and its arc through another (arc_get); thread 1's count of open calls of a function is
    in the function (CP_Fn.main_open), beside what else a call reads of
    it; a frame holds the run's events only (frame_size) and where the
    callee's open calls are counted, so that its return reads nothing
@@ -707,6 +708,26 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
 /*--- Transitions                                          ---*/
 /*------------------------------------------------------------*/
 
+/* E's target's location (a jump) or function (a call), through E's
+   own memory of its last target (cp.h). */
+HOT CP_Loc *exit_loc(CP_Exit *e, Addr target)
+{
+   if (LIKELY(e->last_target == target && e->last_loc != NULL))
+      return e->last_loc;
+   e->last_target = target;
+   e->last_fn = NULL;
+   return e->last_loc = CP_(loc_of)(target);
+}
+
+HOT CP_Fn *exit_fn(CP_Exit *e, Addr target)
+{
+   if (LIKELY(e->last_target == target && e->last_fn != NULL))
+      return e->last_fn;
+   e->last_target = target;
+   e->last_loc = NULL;
+   return e->last_fn = CP_(fn_at)(target);
+}
+
 VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
                                     ULong clock)
 {
@@ -744,7 +765,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
       ret_without_call = True;
    }
    /* A call needs only the target's function (below). */
-   to = kind == CP_Jump ? CP_(loc_of)(target) : NULL;
+   to = kind == CP_Jump ? exit_loc(e, target) : NULL;
 
    /* A jump Callgrind takes as a call. */
    if (kind == CP_Jump) {
@@ -774,7 +795,7 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
       return;                 /* frames were left: a return after all */
    if (emulated && t->sp > 0)
       sp = FRAME(t, t->sp - 1)->at.sp;
-   fn = to ? to->fn : CP_(fn_at)(target);
+   fn = to ? to->fn : exit_fn(e, target);
    push(t, src, fn, target, sp, fn->skip);
 }
 
