@@ -62,15 +62,16 @@
    the cache: most of it was the calls between the small functions
    below.  So what a call or a return runs is inlined into
    CP_(transition) (HOT), with only the misses of its caches out of
-   line (arc_find, grow_active, CP_(fn_miss)): 22 ns.  On larger
-   programs each object a call touches is also a cache miss, so a call
-   touches as few as it can.  A real return pops its frames without
-   looking its target up; a call looks up only the target's function,
-   first in what its exit remembers of its last target (exit_fn; a
-   jump its location, exit_loc), then through a direct-mapped cache
-   (CP_(fn_at)), and its arc through another (arc_get); thread 1's count of open calls of a function is
-   in the function (CP_Fn.main_open), beside what else a call reads of
-   it; a frame holds the run's events only (frame_size) and where the
+   line (arc_find, grow_active, CP_(fn_miss), CP_(loc_miss)): 20 ns.
+   On larger programs each object a call touches is also a cache miss,
+   so a call touches as few as it can.  A real return pops its frames
+   without looking its target up; a call looks up only the target's
+   function, first in what its exit remembers of its last target
+   (exit_fn; a jump its location, exit_loc), then through a
+   direct-mapped cache (CP_(fn_at)), and its arc through another
+   (arc_get); thread 1's count of open calls of a function is in the
+   function (CP_Fn.main_open), beside what else a call reads of it; a
+   frame holds the run's events only (frame_size) and where the
    callee's open calls are counted, so that its return reads nothing
    else of the callee; a return restores the caller's context from its
    frame, its recursion level recomputed only when open-call counts
