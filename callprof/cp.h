@@ -278,9 +278,10 @@ typedef struct CP_Fn {
    UInt          max_rec;    /* --separate-recs: levels kept apart */
    Bool          skip;       /* PLT code with --skip-plt=yes */
    Bool          pop_on_jump;/* _dl_runtime_resolve*: its jump ends it */
-   UInt          main_open;  /* open calls in thread 1, which has no
-                                Thread.active: a call then touches one
-                                cache line of the function, not two */
+   UInt          main_open;  /* open calls in thread 1 (other threads
+                                count theirs in Thread.active): a call
+                                reads this beside the fields above, not
+                                in a table of its own */
    Bool          dump_before, dump_after, zero_before, toggle;
    UInt          active;     /* open calls (all threads), counted
                                 only while CP_(fn_actions) */
