@@ -335,11 +335,17 @@ typedef struct CP_Loc {
    jump asks, so the hit is inline (a compare, where a function call
    took as long); the same for CP_(fn_at) below. */
 #define CP_LOC_CACHE_BITS 12
+/* The slot of A in both caches, for their hits here and their misses
+   in cp_bb.c. */
+static inline UWord CP_(loc_slot)(Addr a)
+{
+   return tp_cache_slot(a, CP_LOC_CACHE_BITS);
+}
 extern CP_Loc *CP_(loc_cache)[1 << CP_LOC_CACHE_BITS];
 CP_Loc *CP_(loc_miss)(Addr a);
 static inline CP_Loc *CP_(loc_of)(Addr a)
 {
-   CP_Loc *l = CP_(loc_cache)[tp_cache_slot(a, CP_LOC_CACHE_BITS)];
+   CP_Loc *l = CP_(loc_cache)[CP_(loc_slot)(a)];
    if (LIKELY(l != NULL && l->key == a))
       return l;
    return CP_(loc_miss)(a);
@@ -351,7 +357,7 @@ extern CP_FnSlot CP_(fn_cache)[1 << CP_LOC_CACHE_BITS];
 CP_Fn *CP_(fn_miss)(Addr a);
 static inline CP_Fn *CP_(fn_at)(Addr a)
 {
-   const CP_FnSlot *s = &CP_(fn_cache)[tp_cache_slot(a, CP_LOC_CACHE_BITS)];
+   const CP_FnSlot *s = &CP_(fn_cache)[CP_(loc_slot)(a)];
    if (LIKELY(s->a == a && s->fn != NULL))
       return s->fn;
    return CP_(fn_miss)(a);

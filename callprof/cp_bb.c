@@ -301,24 +301,18 @@ static VgHashTable *locs;
    took 16% of the run.  A direct-mapped cache of the last location seen
    per slot answers most of them with one load and one compare;
    locations are never removed, so an entry never goes stale. */
-#define LOC_CACHE_BITS CP_LOC_CACHE_BITS
-CP_Loc *CP_(loc_cache)[1 << LOC_CACHE_BITS];
-
-static inline UWord loc_slot(Addr a)
-{
-   return tp_cache_slot(a, LOC_CACHE_BITS);
-}
+CP_Loc *CP_(loc_cache)[1 << CP_LOC_CACHE_BITS];
 
 static CP_Loc *new_loc(Addr a);
 
 /* A call needs only its target's function: a second direct-mapped
    cache, of the function itself (CP_(fn_at), cp.h), spares it the
    location's cache line too (a location's function never changes). */
-CP_FnSlot CP_(fn_cache)[1 << LOC_CACHE_BITS];
+CP_FnSlot CP_(fn_cache)[1 << CP_LOC_CACHE_BITS];
 
 CP_Fn *CP_(fn_miss)(Addr a)
 {
-   CP_FnSlot *s = &CP_(fn_cache)[loc_slot(a)];
+   CP_FnSlot *s = &CP_(fn_cache)[CP_(loc_slot)(a)];
    s->fn = CP_(loc_of)(a)->fn;
    s->a = a;
    return s->fn;
@@ -329,7 +323,7 @@ CP_Fn *CP_(fn_miss)(Addr a)
    at a block's start makes a function of its own, as in Callgrind. */
 CP_Loc *CP_(loc_miss)(Addr a)
 {
-   CP_Loc **slot = &CP_(loc_cache)[loc_slot(a)];
+   CP_Loc **slot = &CP_(loc_cache)[CP_(loc_slot)(a)];
    CP_Loc *l = VG_(HT_lookup)(locs, a);
    if (l == NULL)
       l = new_loc(a);

@@ -468,7 +468,7 @@ static void update_hot(Thread *t)
    CP_(sim_ev) = t->collect ? t->ev : NULL;
    CP_(running_collects) = t->collect;
    CP_(running_cost_tid) = CP_(clo_separate_threads) ? t - threads : 1;
-   CP_(skip_site) = t->nonskipped.ctx ? t->nonskipped.instr : 0;
+   set_nonskipped(t, t->nonskipped);     /* its CP_(skip_site) */
    CP_(set_ctx)(CP_(cur_ctx));
 }
 
