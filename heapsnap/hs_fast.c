@@ -35,7 +35,11 @@
    2. Loops unrolled up to 8 times (iropt_unroll_thresh 400, where the
       core's default is 120): the add on entry is paid once per 8 turns
       of a tight loop: 3.15 s -> 2.87 s.  A user's
-      --vex-iropt-unroll-thresh still wins.
+      --vex-iropt-unroll-thresh still wins.  The unrolled copies are
+      translated too: on python3 115 KB more translated code than
+      Massif's, which keeps its peak memory 0.15 MB above; 260 brought
+      that to Massif's but malloc-heavy to 0.87x of Massif
+      (docs/benchmarks.md, "heapsnap's unrolling and python3's peak").
    3. Malloc calls from generated code (add_fast_call, below): the
       scheduler's round trip saved on every allocation and free:
       3.23 s -> 3.15 s.  Assumes amd64's guest state (include/
