@@ -80,6 +80,8 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
    of post_clo_init. */
 void HS_(fast_pre_clo_init)(void);
 void HS_(fast_post_clo_init)(void);
+/* A thread is given the CPU: what generated code reads of its state. */
+void HS_(fast_start_client_code)(ThreadId tid);
 
 /*------------------------------------------------------------*/
 /*--- Sites and the heap (hs_heap.c)                       ---*/

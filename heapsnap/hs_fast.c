@@ -31,15 +31,20 @@
       that VEX does not keep it in a register: 3.42 s -> 3.23 s, and
       the guard 2.87 s -> 2.75 s.  Assumes nothing reads the clock from
       inside a superblock: true but for --stacks=yes, whose
-      stack-pointer helpers do, and which keeps the plain clock.
+      stack-pointer helpers do, and which keeps the plain clock.  The
+      clock's address comes from the thread's state
+      (clock_addr_from_state): 17 bytes of host code per superblock
+      instead of 30, translations 6% smaller (python3: 8.33 -> 7.79
+      MB, where Massif's are 8.21), at the same speed.
    2. Loops unrolled up to 8 times (iropt_unroll_thresh 400, where the
       core's default is 120): the add on entry is paid once per 8 turns
       of a tight loop: 3.15 s -> 2.87 s.  A user's
-      --vex-iropt-unroll-thresh still wins.  The unrolled copies are
-      translated too: on python3 115 KB more translated code than
-      Massif's, which keeps its peak memory 0.15 MB above; 260 brought
-      that to Massif's but malloc-heavy to 0.87x of Massif
-      (docs/benchmarks.md, "heapsnap's unrolling and python3's peak").
+      --vex-iropt-unroll-thresh still wins.  It costs memory: the
+      unrolled copies are translated too, and VEX's working memory for
+      a translation grows with the largest superblock (xz's peak is 90
+      KB above Massif's with 400, 20 KB below with 120).  260 put
+      malloc-heavy at 0.87x of Massif, against 0.80x
+      (docs/benchmarks.md, "heapsnap's unrolling and memory").
    3. Malloc calls from generated code (add_fast_call, below): the
       scheduler's round trip saved on every allocation and free:
       3.23 s -> 3.15 s.  Assumes amd64's guest state (include/
@@ -98,6 +103,41 @@ Bool HS_(clo_fast_paths) = True;
 static IRExpr *clock_addr(void)
 {
    return mkIRExpr_HWord((HWord)&HS_(guest_instrs_executed));
+}
+
+/* The clock's address for clock_on_entry, read from the thread's state.
+   The clock is a global at a 64-bit address, and VEX loads such a
+   constant with a 10-byte movabsq at each use (only constants under
+   2^20 get the short form), so a load and a store of the clock took 30
+   bytes of host code in every superblock: about an eighth of all
+   translated code.  The address is kept instead in a slot of each
+   thread's first shadow state, which heapsnap does not otherwise use
+   (the shadow states follow the guest state, at total_sizeB), set when
+   the thread is given the CPU (HS_(fast_start_client_code)); generated
+   code reads it from the guest-state register once per superblock, a
+   7-byte load, and uses it for the load, the store and the exits'
+   guarded stores.  The core copies the shadow states into a new
+   thread and saves them across a signal handler, as it does for
+   Memcheck.  The clock itself stays one global, so nothing else
+   changes. */
+#define CLOCK_SLOT 0          /* offset in shadow state 1 */
+
+static IRExpr *clock_addr_from_state(IRSB *out, const VexGuestLayout *layout)
+{
+   IRTemp a = newIRTemp(out->tyenv, Ity_I64);
+   addStmtToIRSB(out, IRStmt_WrTmp(a, IRExpr_Get(layout->total_sizeB
+                                                 + CLOCK_SLOT, Ity_I64)));
+   return IRExpr_RdTmp(a);
+}
+
+static Bool clock_in_state;   /* clock_on_entry is in use */
+
+void HS_(fast_start_client_code)(ThreadId tid)
+{
+   Addr a = (Addr)&HS_(guest_instrs_executed);
+   if (clock_in_state)
+      VG_(set_shadow_regs_area)(tid, 1, CLOCK_SLOT, sizeof a,
+                                (const UChar *)&a);
 }
 
 static Int count_imarks(const IRSB *in)
@@ -189,10 +229,12 @@ static IRExpr *guard_swapped(IRSB *out, const IRSB *in, Int i)
    return IRExpr_RdTmp(not);
 }
 
-static void clock_on_entry(IRSB *out, const IRSB *in)
+static void clock_on_entry(IRSB *out, const IRSB *in,
+                           const VexGuestLayout *layout)
 {
    Int i, k = 0, n = count_imarks(in);
    IRTemp t0 = IRTemp_INVALID;
+   IRExpr *addr = NULL;
 
    for (i = 0; i < in->stmts_used; i++) {
       IRStmt *st = in->stmts[i];
@@ -200,7 +242,7 @@ static void clock_on_entry(IRSB *out, const IRSB *in)
          IRTemp at = newIRTemp(out->tyenv, Ity_I64);
          addStmtToIRSB(out, IRStmt_WrTmp(at, IRExpr_Binop(Iop_Add64,
                           IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(k)))));
-         addStmtToIRSB(out, IRStmt_StoreG(TP_END, clock_addr(),
+         addStmtToIRSB(out, IRStmt_StoreG(TP_END, addr,
                                           IRExpr_RdTmp(at),
                                           guard_swapped(out, in, i)));
       }
@@ -208,11 +250,12 @@ static void clock_on_entry(IRSB *out, const IRSB *in)
       if (st->tag == Ist_IMark && ++k == 1) {
          IRTemp all = newIRTemp(out->tyenv, Ity_I64);
          t0 = newIRTemp(out->tyenv, Ity_I64);
+         addr = clock_addr_from_state(out, layout);
          addStmtToIRSB(out, IRStmt_WrTmp(t0, IRExpr_Load(TP_END, Ity_I64,
-                                                         clock_addr())));
+                                                         addr)));
          addStmtToIRSB(out, IRStmt_WrTmp(all, IRExpr_Binop(Iop_Add64,
                           IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(n)))));
-         addStmtToIRSB(out, IRStmt_Store(TP_END, clock_addr(),
+         addStmtToIRSB(out, IRStmt_Store(TP_END, addr,
                                          IRExpr_RdTmp(all)));
       }
    }
@@ -350,7 +393,7 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
    } else if (HS_(clo_stacks) || !HS_(clo_fast_paths))
       clock_per_run(out, in);
    else
-      clock_on_entry(out, in);
+      clock_on_entry(out, in, layout);
    if (fast)
       add_fast_call(out, layout);
    return out;
@@ -369,6 +412,8 @@ void HS_(fast_pre_clo_init)(void)
 /* After the options. */
 void HS_(fast_post_clo_init)(void)
 {
+   clock_in_state = HS_(clo_time_unit) == HS_TimeI && !HS_(clo_stacks)
+                    && HS_(clo_fast_paths);
    /* Valgrind's default again, unless the user gave one. */
    if (!HS_(clo_fast_paths) &&
        VG_(clo_vex_control).iropt_unroll_thresh == FAST_UNROLL)

@@ -306,6 +306,7 @@ static void hs_start_client_code(ThreadId tid, ULong blocks_done)
 {
    static UInt last_ms;
    UInt now;
+   HS_(fast_start_client_code)(tid);
    if (HS_(clo_stacks))
       HS_(stacks_start_client_code)(tid);
    if (HS_(clo_dump_every) == 0)
