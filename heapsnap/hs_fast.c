@@ -105,12 +105,12 @@ static IRExpr *clock_addr(void)
    return mkIRExpr_HWord((HWord)&HS_(guest_instrs_executed));
 }
 
-/* The clock's address for clock_on_entry, read from the thread's state.
+/* The clock's address, read from the thread's state (with
+   --fast-paths=yes: clock_on_entry, and clock_per_run for --stacks=yes).
    The clock is a global at a 64-bit address, and VEX loads such a
    constant with a 10-byte movabsq at each use (only constants under
    2^20 get the short form), so a load and a store of the clock took 30
-   bytes of host code in every superblock: about an eighth of all
-   translated code.  The address is kept instead in a slot of each
+   bytes of host code in every superblock, of 210 on average.  The address is kept instead in a slot of each
    thread's first shadow state, which heapsnap does not otherwise use
    (the shadow states follow the guest state, at total_sizeB), set when
    the thread is given the CPU (HS_(fast_start_client_code)); generated
@@ -263,22 +263,26 @@ static void clock_on_entry(IRSB *out, const IRSB *in,
 
 /* Massif's way: before each exit and at the end, an add of the
    instructions of the run since the previous one (a run's instructions
-   all execute once its first one does). */
-static void clock_per_run(IRSB *out, const IRSB *in)
+   all execute once its first one does).  LAYOUT: the clock's address
+   from the thread's state (--stacks=yes); NULL: a constant, as Massif
+   (--fast-paths=no). */
+static void clock_per_run(IRSB *out, const IRSB *in,
+                          const VexGuestLayout *layout)
 {
    Int i, pending = 0;
+   IRExpr *addr = layout ? NULL : clock_addr();
    for (i = 0; i < in->stmts_used; i++) {
       IRStmt *st = in->stmts[i];
-      if (st->tag == Ist_IMark)
-         pending++;
-      else if (st->tag == Ist_Exit && pending > 0) {
-         ir_add_u64(out, clock_addr(), pending);
+      if (st->tag == Ist_Exit && pending > 0) {
+         ir_add_u64(out, addr, pending);
          pending = 0;
       }
       addStmtToIRSB(out, st);
+      if (st->tag == Ist_IMark && pending++ == 0 && addr == NULL)
+         addr = clock_addr_from_state(out, layout);
    }
    if (pending > 0)
-      ir_add_u64(out, clock_addr(), pending);
+      ir_add_u64(out, addr, pending);
 }
 
 /*------------------------------------------------------------*/
@@ -391,7 +395,7 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
       for (i = 0; i < in->stmts_used; i++)
          addStmtToIRSB(out, in->stmts[i]);
    } else if (HS_(clo_stacks) || !HS_(clo_fast_paths))
-      clock_per_run(out, in);
+      clock_per_run(out, in, HS_(clo_fast_paths) ? layout : NULL);
    else
       clock_on_entry(out, in, layout);
    if (fast)
@@ -412,8 +416,7 @@ void HS_(fast_pre_clo_init)(void)
 /* After the options. */
 void HS_(fast_post_clo_init)(void)
 {
-   clock_in_state = HS_(clo_time_unit) == HS_TimeI && !HS_(clo_stacks)
-                    && HS_(clo_fast_paths);
+   clock_in_state = HS_(clo_time_unit) == HS_TimeI && HS_(clo_fast_paths);
    /* Valgrind's default again, unless the user gave one. */
    if (!HS_(clo_fast_paths) &&
        VG_(clo_vex_control).iropt_unroll_thresh == FAST_UNROLL)
