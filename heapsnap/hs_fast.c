@@ -110,16 +110,18 @@ static IRExpr *clock_addr(void)
    The clock is a global at a 64-bit address, and VEX loads such a
    constant with a 10-byte movabsq at each use (only constants under
    2^20 get the short form), so a load and a store of the clock took 30
-   bytes of host code in every superblock, of 210 on average.  The address is kept instead in a slot of each
-   thread's first shadow state, which heapsnap does not otherwise use
-   (the shadow states follow the guest state, at total_sizeB), set when
-   the thread is given the CPU (HS_(fast_start_client_code)); generated
-   code reads it from the guest-state register once per superblock, a
-   7-byte load, and uses it for the load, the store and the exits'
-   guarded stores.  The core copies the shadow states into a new
-   thread and saves them across a signal handler, as it does for
-   Memcheck.  The clock itself stays one global, so nothing else
-   changes. */
+   bytes of host code in every superblock, of 210 on average.  The
+   address is kept instead in a slot of each thread's first shadow
+   state, which heapsnap does not otherwise use (the shadow states
+   follow the guest state, at total_sizeB), set when the thread is
+   given the CPU (HS_(fast_start_client_code)); generated code reads it
+   from the guest-state register once per superblock, a 7-byte load,
+   and uses it for the load, the store and the exits' guarded stores.
+   The core copies the shadow states into a new thread and saves them
+   across a signal handler, as it does for Memcheck.  The clock itself
+   stays one global, which the callbacks and the core's stack-pointer
+   helpers read, so nothing else changes.  (callprof keeps its clock in
+   such a slot itself: include/ir_counter.h.) */
 #define CLOCK_SLOT 0          /* offset in shadow state 1 */
 
 static IRExpr *clock_addr_from_state(IRSB *out, const VexGuestLayout *layout)
@@ -130,7 +132,7 @@ static IRExpr *clock_addr_from_state(IRSB *out, const VexGuestLayout *layout)
    return IRExpr_RdTmp(a);
 }
 
-static Bool clock_in_state;   /* clock_on_entry is in use */
+static Bool clock_in_state;   /* the clock's address is in the slot */
 
 void HS_(fast_start_client_code)(ThreadId tid)
 {

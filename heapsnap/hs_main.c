@@ -298,10 +298,11 @@ static void hs_post_clo_init(void)
    HS_(fast_post_clo_init)();  /* the last allocation here (hs_fast.c) */
 }
 
-/* The core gives a thread the CPU: --stacks=yes follows the running
-   thread, and --dump-every writes the whole file again when its time
-   has come (the file as it would be at exit, so that a service killed
-   with SIGKILL leaves its last complete profile). */
+/* The core gives a thread the CPU: the clock's address goes into its
+   state (hs_fast.c), --stacks=yes follows the running thread, and
+   --dump-every writes the whole file again when its time has come (the
+   file as it would be at exit, so that a service killed with SIGKILL
+   leaves its last complete profile). */
 static void hs_start_client_code(ThreadId tid, ULong blocks_done)
 {
    static UInt last_ms;

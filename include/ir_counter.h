@@ -9,8 +9,9 @@
 
    inline: a load, an add of a constant and a store, no helper call.
    heapsnap counts guest instructions with it under --stacks=yes (once
-   per run of a superblock, as Massif; otherwise it adds a superblock's
-   count on entry, heapsnap/hs_main.c), callprof its per-run counters.
+   per run of a superblock, as Massif, at an address it reads from a
+   shadow-state slot; otherwise it adds a superblock's count on entry:
+   heapsnap/hs_fast.c), callprof its per-run counters.
 
    IRClock counts guest instructions in a slot of each thread's shadow
    guest state instead (callprof's instruction clock), in less code:
