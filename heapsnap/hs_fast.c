@@ -113,15 +113,16 @@ static IRExpr *clock_addr(void)
    bytes of host code in every superblock, of 210 on average.  The
    address is kept instead in a slot of each thread's first shadow
    state, which heapsnap does not otherwise use (the shadow states
-   follow the guest state, at total_sizeB), set when the thread is
-   given the CPU (HS_(fast_start_client_code)); generated code reads it
-   from the guest-state register once per superblock, a 7-byte load,
-   and uses it for the load, the store and the exits' guarded stores.
-   The core copies the shadow states into a new thread and saves them
-   across a signal handler, as it does for Memcheck.  The clock itself
-   stays one global, which the callbacks and the core's stack-pointer
-   helpers read, so nothing else changes.  (callprof keeps its clock in
-   such a slot itself: include/ir_counter.h.) */
+   follow the guest state, at total_sizeB).  It is written whenever the
+   core gives a thread the CPU (HS_(fast_start_client_code)), so a new
+   thread has it before its first block, and the core keeps shadow
+   states across a signal handler, as Memcheck needs.  Generated code
+   reads it from the guest-state register once per superblock, a 7-byte
+   load, and uses it for the load, the store and the exits' guarded
+   stores.  The clock itself stays one global, which the callbacks and
+   the core's stack-pointer helpers read, so nothing else changes.
+   (callprof keeps its clock in such a slot itself: include/
+   ir_counter.h.) */
 #define CLOCK_SLOT 0          /* offset in shadow state 1 */
 
 static IRExpr *clock_addr_from_state(IRSB *out, const VexGuestLayout *layout)
