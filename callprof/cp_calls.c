@@ -459,6 +459,12 @@ HOT void thread_cost(const Thread *t, ULong *ev)
       ev[k] = t->ev[k];
 }
 
+/* The thread T's costs go to (CP_(cost_tid)). */
+static UInt cost_tid_of(const Thread *t)
+{
+   return CP_(clo_separate_threads) ? (UInt)(t - threads) : 1;
+}
+
 /* Whether blocks of the running thread T may use the shared counters
    without asking (see cp.h). */
 static void update_hot(Thread *t)
@@ -467,7 +473,7 @@ static void update_hot(Thread *t)
                  (!CP_(clo_separate_threads) || t - threads == 1);
    CP_(sim_ev) = t->collect ? t->ev : NULL;
    CP_(running_collects) = t->collect;
-   CP_(running_cost_tid) = CP_(clo_separate_threads) ? t - threads : 1;
+   CP_(running_cost_tid) = cost_tid_of(t);
    set_nonskipped(t, t->nonskipped);     /* its CP_(skip_site) */
    CP_(set_ctx)(CP_(cur_ctx));
 }
@@ -1043,7 +1049,7 @@ void CP_(set_collect)(Bool on)
 
 UInt CP_(cost_tid)(void)
 {
-   return CP_(clo_separate_threads) && running ? running - threads : 1;
+   return running ? cost_tid_of(running) : 1;
 }
 
 Bool CP_(thread_exists)(ThreadId tid)

@@ -398,7 +398,7 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
       for (i = 0; i < in->stmts_used; i++)
          addStmtToIRSB(out, in->stmts[i]);
    } else if (HS_(clo_stacks) || !HS_(clo_fast_paths))
-      clock_per_run(out, in, HS_(clo_fast_paths) ? layout : NULL);
+      clock_per_run(out, in, clock_in_state ? layout : NULL);
    else
       clock_on_entry(out, in, layout);
    if (fast)
