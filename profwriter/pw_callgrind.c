@@ -260,8 +260,8 @@ static void put_name(PW_Cg *w, const char *key, CgName *e)
 /* " 0 12" -- costs, space-separated, trailing zeros left off as
    Callgrind leaves them (mappingcost_as_string: with cache simulation
    most lines end in zeros, and a file with them all written is half as
-   big again), the first always written ("summary: 0"); with ALL every
-   column.  Written with a leading space (they follow a position or a
+   big again), the first always written ("calls=1 0x10 5\n0x12 5 0");
+   with ALL every column.  Written with a leading space (they follow a position or a
    key).
 
    callgrind_annotate, annotating a source file, sums the costs of the
@@ -388,7 +388,15 @@ static void put_pos(PW_Cg *w, PW_CgPos p, int absolute)
    each "part:").  callgrind_annotate wants
    "events:" as the last header line before the body, KCachegrind wants
    it before any cost ("summary:" included).  When the header asks for
-   no position column, "line" is used (Callgrind's default). */
+   no position column, "line" is used (Callgrind's default).
+
+   "summary:" and "totals:" have every column, trailing zeros too
+   (Callgrind leaves them off).  callgrind_annotate --inclusive=yes
+   subtracts each function's cost from the summary, column by column,
+   for every column the function has; a function whose first line was
+   written in full (put_costs_n) has them all, and a summary ending in
+   a zero (no LL write miss in a dump after a zeroing) made it warn
+   "Use of uninitialized value in subtraction" once per function. */
 PW_Cg *pw_cg_begin(PW_Sink *s, const PW_CgHeader *h)
 {
    PW_Cg *w = PW_MALLOC("pw.cg.begin.1", sizeof *w);
@@ -448,13 +456,14 @@ PW_Cg *pw_cg_begin(PW_Sink *s, const PW_CgHeader *h)
       pw_put(s, h->events[i]);
    }
    pw_put(s, "\nsummary:");
-   put_costs(s, h->summary, h->n_events);
+   put_costs_n(s, h->summary, h->n_events, 1);
    pw_put(s, "\n\n\n");
    return w;
 }
 
 /* (blank line after the last function, as Callgrind)
-   totals: SUM      the sum of every cost line written, not the summary. */
+   totals: SUM      the sum of every cost line written, not the summary;
+                    every column, as "summary:" (pw_cg_begin). */
 int pw_cg_end(PW_Cg *w)
 {
    PW_Sink *s = w->s;
@@ -463,7 +472,7 @@ int pw_cg_end(PW_Cg *w)
    if (w->cur_fn != 0)
       pw_putc(s, '\n');
    pw_put(s, "totals:");
-   put_costs(s, w->totals, w->n_events);
+   put_costs_n(s, w->totals, w->n_events, 1);
    pw_putc(s, '\n');
    err = pw_flush(s);
 
