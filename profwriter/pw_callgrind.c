@@ -188,8 +188,9 @@ struct PW_Cg {
    unsigned  call_ob;    /* object a cob= line named since the last cost
                             line; 0 = none */
    PW_CgPos  last;       /* previous cost line; a 0 column is absolute */
+   unsigned  full;       /* the summary's columns (put_costs_n) */
    unsigned char *file_full;  /* by file id: a cost line of the file
-                                 written with every column (put_costs) */
+                                 written with them (put_costs_n) */
    unsigned  file_full_cap;
 };
 
@@ -260,37 +261,54 @@ static void put_name(PW_Cg *w, const char *key, CgName *e)
 /* " 0 12" -- costs, space-separated, trailing zeros left off as
    Callgrind leaves them (mappingcost_as_string: with cache simulation
    most lines end in zeros, and a file with them all written is half as
-   big again), the first always written ("calls=1 0x10 5\n0x12 5 0");
-   with ALL every column.  Written with a leading space (they follow a position or a
+   big again), the first always written ("summary: 0"); at least WIDTH
+   columns.  Written with a leading space (they follow a position or a
    key).
 
    callgrind_annotate, annotating a source file, sums the costs of the
    lines it prints, and warns ("Use of uninitialized value ... line
-   1284") for each event that no printed line reaches, as it does on
-   Callgrind's own cache-simulation files.  It prints every line of an
-   annotated file that has a cost, so pw_cg_cost writes the first cost
-   line (at a line > 0) of each source file with every column: a few
-   zeros per file, no warning. */
-static void put_costs_n(PW_Sink *s, const pw_u64 *c, unsigned n, int all)
+   1284") for each column of the summary that no printed line reaches,
+   as it does on Callgrind's own cache-simulation files.  It prints
+   every line of an annotated file that has a cost, so pw_cg_cost
+   writes the first cost line (at a line > 0) of each source file with
+   as many columns as the summary (PW_Cg.full): a few zeros per file, no
+   warning.  Not more: with --inclusive=yes it subtracts from the
+   summary, column by column, the costs of a function no call reaches
+   (code inlined from another file, "fi="), and warns ("line 1024") for
+   a column the function has and the summary has not; the summary
+   leaves off its trailing zeros too (no LL write miss in a dump after
+   a zeroing, no indirect branch). */
+/* How many columns put_costs writes of C. */
+static unsigned costs_width(const pw_u64 *c, unsigned n)
 {
-   unsigned i, shown = all && n > 0 ? n : 1;
+   unsigned i, shown = 1;
 
-   for (i = 1; !all && c != NULL && i < n; i++)
+   for (i = 1; c != NULL && i < n; i++)
       if (c[i] != 0)
          shown = i + 1;
+   return shown;
+}
+
+static void put_costs_n(PW_Sink *s, const pw_u64 *c, unsigned n,
+                        unsigned width)
+{
+   unsigned i, shown = costs_width(c, n);
+
+   if (width > shown && width <= n)
+      shown = width;
    for (i = 0; i < shown; i++) {
       pw_putc(s, ' ');
-      pw_put_u64(s, i < n && c != NULL ? c[i] : 0);
+      pw_put_u64(s, c != NULL ? c[i] : 0);
    }
 }
 
 static void put_costs(PW_Sink *s, const pw_u64 *c, unsigned n)
 {
-   put_costs_n(s, c, n, 0);
+   put_costs_n(s, c, n, 1);
 }
 
-/* Whether a cost line at POS in the current source file is to have every
-   column (above): the file's first at a line > 0.  Marks it. */
+/* Whether a cost line at POS in the current source file is to have the
+   summary's columns (above): the file's first at a line > 0.  Marks it. */
 static int first_of_file(PW_Cg *w, PW_CgPos pos)
 {
    unsigned id = w->cur_fi;
@@ -388,15 +406,7 @@ static void put_pos(PW_Cg *w, PW_CgPos p, int absolute)
    each "part:").  callgrind_annotate wants
    "events:" as the last header line before the body, KCachegrind wants
    it before any cost ("summary:" included).  When the header asks for
-   no position column, "line" is used (Callgrind's default).
-
-   "summary:" and "totals:" have every column, trailing zeros too
-   (Callgrind leaves them off).  callgrind_annotate --inclusive=yes
-   subtracts each function's cost from the summary, column by column,
-   for every column the function has; a function whose first line was
-   written in full (put_costs_n) has them all, and a summary ending in
-   a zero (no LL write miss in a dump after a zeroing) made it warn
-   "Use of uninitialized value in subtraction" once per function. */
+   no position column, "line" is used (Callgrind's default). */
 PW_Cg *pw_cg_begin(PW_Sink *s, const PW_CgHeader *h)
 {
    PW_Cg *w = PW_MALLOC("pw.cg.begin.1", sizeof *w);
@@ -414,6 +424,7 @@ PW_Cg *pw_cg_begin(PW_Sink *s, const PW_CgHeader *h)
    w->pos_line = h->pos_line != 0 || h->pos_instr == 0;
    w->compress_strings = h->compress_strings != 0;
    w->compress_pos = h->compress_pos != 0;
+   w->full = costs_width(h->summary, h->n_events);
    w->totals = PW_MALLOC("pw.cg.begin.2",
                          (h->n_events ? h->n_events : 1) * sizeof(pw_u64));
    if (w->totals == NULL) {
@@ -456,14 +467,13 @@ PW_Cg *pw_cg_begin(PW_Sink *s, const PW_CgHeader *h)
       pw_put(s, h->events[i]);
    }
    pw_put(s, "\nsummary:");
-   put_costs_n(s, h->summary, h->n_events, 1);
+   put_costs(s, h->summary, h->n_events);
    pw_put(s, "\n\n\n");
    return w;
 }
 
 /* (blank line after the last function, as Callgrind)
-   totals: SUM      the sum of every cost line written, not the summary;
-                    every column, as "summary:" (pw_cg_begin). */
+   totals: SUM      the sum of every cost line written, not the summary. */
 int pw_cg_end(PW_Cg *w)
 {
    PW_Sink *s = w->s;
@@ -472,7 +482,7 @@ int pw_cg_end(PW_Cg *w)
    if (w->cur_fn != 0)
       pw_putc(s, '\n');
    pw_put(s, "totals:");
-   put_costs_n(s, w->totals, w->n_events, 1);
+   put_costs(s, w->totals, w->n_events);
    pw_putc(s, '\n');
    err = pw_flush(s);
 
@@ -559,7 +569,8 @@ void pw_cg_cost(PW_Cg *w, PW_CgPos pos, const pw_u64 *costs)
    if (w->s->error != 0)
       return;
    put_pos(w, pos, 0);
-   put_costs_n(w->s, costs, w->n_events, first_of_file(w, pos));
+   put_costs_n(w->s, costs, w->n_events,
+               first_of_file(w, pos) ? w->full : 1);
    pw_putc(w->s, '\n');
    w->last = pos;
    w->call_ob = 0;

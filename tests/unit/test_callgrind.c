@@ -25,7 +25,7 @@ static PW_CgPos P(pw_addr instr, unsigned line)
 
 static void test_compressed(void)
 {
-   static const pw_u64 summary[] = { 100, 0, 0 };
+   static const pw_u64 summary[] = { 100, 5, 3 };
    static const pw_u64 c1[] = { 5, 1, 0 }, c2[] = { 3, 0, 0 },
       c0[] = { 0, 0, 0 }, c3[] = { 1, 0, 1 }, c4[] = { 2, 0, 0 },
       c5[] = { 1, 0, 0 }, c6[] = { 7, 0, 0 }, inc1[] = { 40, 4, 2 },
@@ -101,7 +101,7 @@ static void test_compressed(void)
              "\n"
              "positions: instr line\n"
              "events: Ir Dr Dw\n"
-             "summary: 100 0 0\n"
+             "summary: 100 5 3\n"
              "\n"
              "\n"
              "ob=(1) /bin/prog\n"
@@ -201,7 +201,7 @@ static void test_plain(void)
              "\n"
              "positions: line\n"
              "events: Ir Bc\n"
-             "summary: 0 0\n"
+             "summary: 0\n"
              "\n"
              "\n"
              "ob=a.out\n"
@@ -210,7 +210,7 @@ static void test_plain(void)
              "3 0 4\n"
              "4 6\n"
              "fi=x.h\n"
-             "4 0 0\n"
+             "4 0\n"                     /* the summary's one column */
              "cfi=m.c\n"
              "cfn=f\n"
              "calls=3 20\n"
@@ -224,6 +224,49 @@ static void test_plain(void)
              "\n"
              "totals: 12 4\n");
    CHECK(!has_trailing_space(out));
+   mem_free(&m);
+}
+
+static void test_summary_width(void)
+{
+   /* A source file's first cost line has the summary's columns, not
+      more: the summary leaves off its trailing zeros (Bi, Bim), and
+      callgrind_annotate --inclusive=yes warns on a function, here main
+      in inl.h, with a column the summary has not. */
+   static const pw_u64 summary[] = { 9, 2, 1, 0, 0 }, c[] = { 3, 0, 0, 0, 0 };
+   static const char *const ev[] = { "Ir", "Bc", "Bcm", "Bi", "Bim" };
+   PW_CgHeader h;
+   PW_Sink s;
+   MemOut m;
+   char buf[64];
+   PW_Cg *w;
+
+   memset(&h, 0, sizeof h);
+   h.creator = "c";
+   h.cmd = "x";
+   h.part = 1;
+   h.pos_line = 1;
+   h.events = ev;
+   h.n_events = 5;
+   h.summary = summary;
+   mem_init(&m, &s, buf, sizeof buf);
+   w = pw_cg_begin(&s, &h);
+   CHECK(w != NULL);
+   if (w == NULL)
+      return;
+   pw_cg_function(w, "a.out", "m.c", "main");
+   pw_cg_cost(w, P(0, 5), c);
+   pw_cg_cost(w, P(0, 6), c);
+   pw_cg_file(w, "inl.h");
+   pw_cg_cost(w, P(0, 7), c);
+   CHECK_LONG(pw_cg_end(w), 0);
+   CHECK_STR(mem_str(&m, &s),
+             "# callgrind format\nversion: 1\ncreator: c\npid: 0\ncmd: x\n"
+             "\npart: 1\n\n\npositions: line\nevents: Ir Bc Bcm Bi Bim\n"
+             "summary: 9 2 1\n\n\n"
+             "ob=a.out\nfl=m.c\nfn=main\n5 3 0 0\n6 3\n"
+             "fi=inl.h\n7 3 0 0\n"
+             "\ntotals: 9\n");
    mem_free(&m);
 }
 
@@ -425,6 +468,7 @@ void test_callgrind(void)
    test_many_names();
    test_compressed();
    test_plain();
+   test_summary_width();
    test_instr_only();
    test_cob_again();
    test_ids_per_function();
