@@ -151,6 +151,21 @@ static void test_compressed(void)
    mem_free(&m);
 }
 
+/* Part 1 of pid 1, "x", positions: line, nothing compressed. */
+static void line_header(PW_CgHeader *h, const char *const *ev, unsigned n,
+                        const pw_u64 *summary)
+{
+   memset(h, 0, sizeof *h);
+   h->creator = "heapsnap-0.1";
+   h->pid = 1;
+   h->cmd = "x";
+   h->part = 1;
+   h->pos_line = 1;
+   h->events = ev;
+   h->n_events = n;
+   h->summary = summary;
+}
+
 static void test_plain(void)
 {
    /* no compression at all; positions: line only; a zero summary */
@@ -163,16 +178,7 @@ static void test_plain(void)
    PW_Cg *w;
    const char *out;
 
-   memset(&h, 0, sizeof h);
-   h.creator = "heapsnap-0.1";
-   h.pid = 1;
-   h.cmd = "x";
-   h.part = 1;
-   h.pos_line = 1;
-   h.events = ev;
-   h.n_events = 2;
-   h.summary = zero;
-
+   line_header(&h, ev, 2, zero);
    mem_init(&m, &s, buf, sizeof buf);
    w = pw_cg_begin(&s, &h);
    CHECK(w != NULL);
@@ -241,14 +247,7 @@ static void test_summary_width(void)
    char buf[64];
    PW_Cg *w;
 
-   memset(&h, 0, sizeof h);
-   h.creator = "c";
-   h.cmd = "x";
-   h.part = 1;
-   h.pos_line = 1;
-   h.events = ev;
-   h.n_events = 5;
-   h.summary = summary;
+   line_header(&h, ev, 5, summary);
    mem_init(&m, &s, buf, sizeof buf);
    w = pw_cg_begin(&s, &h);
    CHECK(w != NULL);
@@ -261,7 +260,8 @@ static void test_summary_width(void)
    pw_cg_cost(w, P(0, 7), c);
    CHECK_LONG(pw_cg_end(w), 0);
    CHECK_STR(mem_str(&m, &s),
-             "# callgrind format\nversion: 1\ncreator: c\npid: 0\ncmd: x\n"
+             "# callgrind format\nversion: 1\ncreator: heapsnap-0.1\n"
+             "pid: 1\ncmd: x\n"
              "\npart: 1\n\n\npositions: line\nevents: Ir Bc Bcm Bi Bim\n"
              "summary: 9 2 1\n\n\n"
              "ob=a.out\nfl=m.c\nfn=main\n5 3 0 0\n6 3\n"
