@@ -590,6 +590,10 @@ void CP_(calls_fini)(void);
    counters (and the thread's clock), False puts it back.  (Not with
    --cache-sim, whose helpers count at once, in Callgrind too.) */
 void CP_(hold_block)(Bool hold);
+/* The same for the last block of every thread in a system call (one that
+   does not come back included), around a dump or a zeroing: Callgrind
+   counts it in the part where its thread runs again, or never. */
+void CP_(hold_syscall_blocks)(Bool hold);
 /* Collection of the running thread: on, off, toggled. */
 Bool CP_(collecting)(void);
 void CP_(set_collect)(Bool on);

@@ -855,25 +855,43 @@ static void uncount_sys(Thread *t, Bool at_exit)
    t->sys_block = NULL;
 }
 
-void CP_(hold_block)(Bool hold)
+/* Take a block's runs out of its counters and its thread's count, or
+   put them back. */
+static void hold_runs(Thread *t, CP_Block *b, ULong *count, Bool hold)
 {
-   Thread *t = current();
-   CP_Block *b = CP_(sys_block);
    UInt r, n = 0;
 
-   if (b == NULL || CP_(clo_cache_sim))
-      return;
    for (r = 0; r < b->n_runs; r++) {
       if (hold)
-         CP_(sys_count)[r]--;
+         count[r]--;
       else
-         CP_(sys_count)[r]++;
+         count[r]++;
       n += b->run_len[r];
    }
    if (hold)
       t->others_ir += n;
    else
       t->others_ir -= n;
+}
+
+void CP_(hold_block)(Bool hold)
+{
+   if (CP_(sys_block) == NULL || CP_(clo_cache_sim))
+      return;
+   hold_runs(current(), CP_(sys_block), CP_(sys_count), hold);
+}
+
+void CP_(hold_syscall_blocks)(Bool hold)
+{
+   ThreadId tid;
+
+   if (CP_(clo_cache_sim))
+      return;
+   for (tid = 1; tid < VG_N_THREADS; tid++) {
+      Thread *t = &threads[tid];
+      if (t->exists && t->sys_block != NULL)
+         hold_runs(t, t->sys_block, t->sys_count, hold);
+   }
 }
 
 /* --collect-systime: Callgrind's clocks (monotonic time, and the

@@ -833,14 +833,10 @@ static void check_pid(void)
    }
 }
 
-void CP_(dump)(const HChar *trigger, Bool only_current)
+static void dump_parts(const HChar *trigger, Bool only_current)
 {
    UInt tid;
 
-   check_pid();
-   out_counter++;
-   range_start = range_end;
-   range_end = CP_(blocks_run)();
    if (!CP_(clo_separate_threads) || only_current) {
       tid = CP_(cost_tid)();
       CP_(flush_open_calls)(CP_(clo_separate_threads) ? tid : 0);
@@ -860,7 +856,20 @@ void CP_(dump)(const HChar *trigger, Bool only_current)
       write_folded();
 }
 
-void CP_(zero)(Bool all)
+/* A dump leaves out the blocks threads are in system calls from
+   (CP_(hold_syscall_blocks)): they go to the next part. */
+void CP_(dump)(const HChar *trigger, Bool only_current)
+{
+   check_pid();
+   out_counter++;
+   range_start = range_end;
+   range_end = CP_(blocks_run)();
+   CP_(hold_syscall_blocks)(True);
+   dump_parts(trigger, only_current);
+   CP_(hold_syscall_blocks)(False);
+}
+
+static void zero_parts(Bool all)
 {
    UInt tid = CP_(cost_tid)();
    if (all && CP_(clo_separate_threads)) {
@@ -872,6 +881,13 @@ void CP_(zero)(Bool all)
    }
    CP_(flush_open_calls)(CP_(clo_separate_threads) ? tid : 0);
    zero_costs(tid, False);
+}
+
+void CP_(zero)(Bool all)
+{
+   CP_(hold_syscall_blocks)(True);
+   zero_parts(all);
+   CP_(hold_syscall_blocks)(False);
 }
 
 UInt CP_(dumps_done)(void)
