@@ -855,9 +855,9 @@ static void uncount_sys(Thread *t, Bool at_exit)
    t->sys_block = NULL;
 }
 
-/* Take a block's runs out of its counters and its thread's count, or
-   put them back. */
-static void hold_runs(Thread *t, CP_Block *b, ULong *count, Bool hold)
+/* Take a block's runs out of its counters and its thread's clock
+   (OTHERS_IR), or put them back. */
+static void hold_runs(CP_Block *b, ULong *count, ULong *others_ir, Bool hold)
 {
    UInt r, n = 0;
 
@@ -869,16 +869,16 @@ static void hold_runs(Thread *t, CP_Block *b, ULong *count, Bool hold)
       n += b->run_len[r];
    }
    if (hold)
-      t->others_ir += n;
+      *others_ir += n;
    else
-      t->others_ir -= n;
+      *others_ir -= n;
 }
 
 void CP_(hold_block)(Bool hold)
 {
    if (CP_(sys_block) == NULL || CP_(clo_cache_sim))
       return;
-   hold_runs(current(), CP_(sys_block), CP_(sys_count), hold);
+   hold_runs(CP_(sys_block), CP_(sys_count), &current()->others_ir, hold);
 }
 
 void CP_(hold_syscall_blocks)(Bool hold)
@@ -890,7 +890,7 @@ void CP_(hold_syscall_blocks)(Bool hold)
    for (tid = 1; tid < VG_N_THREADS; tid++) {
       Thread *t = &threads[tid];
       if (t->exists && t->sys_block != NULL)
-         hold_runs(t, t->sys_block, t->sys_count, hold);
+         hold_runs(t->sys_block, t->sys_count, &t->others_ir, hold);
    }
 }
 
@@ -1104,6 +1104,26 @@ UInt CP_(thread_frames)(ThreadId tid)
    return threads[tid].sp;
 }
 
+/* The costs so far of the code frame I of T belongs to: the running
+   code's, or, for a frame of code a signal handler interrupted, that
+   code's at the delivery, where they stand while handlers run. */
+static void frame_now(const Thread *t, UInt i, ULong *now)
+{
+   const SigSave *s;
+   Int j, k;
+
+   if (i >= t->bottom) {
+      thread_cost(t, now);
+      return;
+   }
+   for (j = t->n_sig - 1; j > 0 && i < t->sig[j].bottom; j--)
+      ;
+   s = &t->sig[j];
+   now[0] = t->collect ? s->ir_at - s->others_ir : t->off_ir;
+   for (k = 1; k < CP_(n_ev); k++)
+      now[k] = s->ev[k];
+}
+
 Bool CP_(thread_frame)(ThreadId tid, UInt i, const HChar **caller,
                        const HChar **callee, ULong *calls, ULong *ev)
 {
@@ -1116,13 +1136,29 @@ Bool CP_(thread_frame)(ThreadId tid, UInt i, const HChar **caller,
    /* A skipped function (PLT code) has no arc of its own. */
    if (f->arc == NULL || f->site.ctx == NULL)
       return False;
-   thread_cost(t, now);
+   frame_now(t, i, now);
    for (k = 0; k < CP_(n_ev); k++)
       ev[k] = f->arc->inclusive[k] + now[k] - f->enter[k];
    *caller = f->site.ctx->name;
    *callee = f->arc->callee->name;
    *calls = f->arc->count;
    return True;
+}
+
+/* charge() for frame I of code a signal handler interrupted. */
+static void charge_interrupted(Thread *t, UInt i)
+{
+   Frame *f = FRAME(t, i);
+   ULong now[CP_MAX_EV];
+   Int k;
+
+   frame_now(t, i, now);
+   if (f->path)
+      f->path->inclusive += now[CP_(folded_ev)] - f->enter[CP_(folded_ev)];
+   for (k = 0; k < CP_(n_ev); k++) {
+      f->arc->inclusive[k] += now[k] - f->enter[k];
+      f->enter[k] = now[k];
+   }
 }
 
 void CP_(flush_open_calls)(UInt tid)
@@ -1133,9 +1169,12 @@ void CP_(flush_open_calls)(UInt tid)
       Thread *t = &threads[i];
       if (!t->exists || (tid != 0 && tid != i))
          continue;
-      for (k = 0; k < t->sp; k++)
+      for (k = t->bottom; k < t->sp; k++)
          if (FRAME(t, k)->arc)
             charge(t, FRAME(t, k));
+      for (k = 0; k < t->bottom; k++)
+         if (FRAME(t, k)->arc)
+            charge_interrupted(t, k);
       if (t->root && t->n_sig == 0) {
          t->root->inclusive += path_cost(t) - t->root_enter;
          t->root_enter = path_cost(t);
