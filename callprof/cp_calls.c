@@ -164,6 +164,8 @@ typedef struct {
    CP_Ctx   *ctx;          /* while not running */
    Site      nonskipped;
    ULong     others_ir;    /* of CP_(ir): other threads' and handlers' */
+   ULong     stack_ir;     /* thread_ir() and ev when its call stack */
+   ULong     stack_ev[CP_MAX_EV];  /* started afresh (set_instrument) */
    ULong     stopped;      /* CP_(ir) when it last stopped running */
    CP_Block *sys_block;    /* in a system call from this block */
    ULong    *sys_count;
@@ -691,8 +693,15 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
       return;
    a = arc_get(to->fn->ctx, target - 1, CP_(cur_ctx), target);
    if (t->collect) {
+      /* Its cost: the thread's since the handler started, or since
+         its call stack did. */
+      const ULong *ev0 = t->n_sig > 0 ? t->sig[t->n_sig - 1].ev
+                                      : t->stack_ev;
+      Int k;
       a->count++;
-      a->inclusive[0] += thread_ir(t);
+      a->inclusive[0] += thread_ir(t) - (t->n_sig > 0 ? 0 : t->stack_ir);
+      for (k = 1; k < CP_(n_ev); k++)
+         a->inclusive[k] += t->ev[k] - ev0[k];
    }
    /* Callgrind's call and return emulated here leave one open call less
       of the function returning. */
@@ -1205,6 +1214,8 @@ void CP_(set_instrument)(Bool on)
          pop(t);
       t->fn_sp = 0;
       t->sys_block = NULL;
+      t->stack_ir = thread_ir(t);
+      VG_(memcpy)(t->stack_ev, t->ev, sizeof t->stack_ev);
       CP_(set_ctx)(NULL);
       CP_(thread_stop)(tid);
    }

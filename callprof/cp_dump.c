@@ -973,6 +973,9 @@ Bool CP_(client_request)(ThreadId tid, UWord *args, UWord *ret)
       CP_(set_instrument)(True);
       break;
    case CALLPROF_USERREQ_STOP_INSTRUMENTATION:
+      /* its block would be counted at the next one, uninstrumented */
+      if (CP_(instrumenting))
+         CP_(hold_block)(True);
       CP_(set_instrument)(False);
       break;
    default:
