@@ -153,7 +153,12 @@ void HS_(snap_init)(void)
 {
    snaps = VG_(calloc)("hs.snap.snaps", HS_(clo_max_snapshots),
                        sizeof(Snapshot));
-   /* The start, at time 0; detailed only with --detailed-freq=1. */
+   /* The start, at time 0; detailed only with --detailed-freq=1.  With
+      --pages-as-heap=yes the first of the mappings the program starts
+      with takes it (snap_maybe, due at time 0), as in Massif: its first
+      snapshot has that page. */
+   if (HS_(clo_pages_as_heap))
+      return;
    take(SnapNormal, HS_(now)(), hs_ser_detailed(since_detailed,
                                                 HS_(clo_detailed_freq)));
 }
