@@ -587,9 +587,14 @@ void CP_(calls_fini)(void);
 /* Callgrind counts a block's instructions when the next block starts,
    so the block that made a client request is not counted yet when the
    request dumps or zeroes.  HOLD True takes that block back out of its
-   counters (and the thread's clock), False puts it back.  (Not with
-   --cache-sim, whose helpers count at once, in Callgrind too.) */
+   counters (and the thread's clock), False puts it back.  With
+   --cache-sim, Callgrind's helpers count at once, but a dump writes a
+   block (in a context) only once a run of it was counted the usual way:
+   the request's block is held only when it had not run before in this
+   part, from its counters as CP_(creq_snapshot) kept them, and its
+   thread's costs keep it (the open calls take it at once). */
 void CP_(hold_block)(Bool hold);
+VG_REGPARM(2) void CP_(creq_snapshot)(CP_Block *b, ULong *count);
 /* The same for the last block of every thread in a system call (one that
    does not come back included), around a dump or a zeroing: Callgrind
    counts it in the part where its thread runs again, or never. */

@@ -23,6 +23,8 @@
                            CP_(transition)(exit, target, SP, clock)
       per system call or client request:
                            CP_(sys_block) = b ; CP_(sys_count) = base
+      with --cache-sim, first in a block making a client request:
+                           CP_(creq_snapshot)(b, base)
 
    In the first lines each block remembers the last context it ran in
    with shared counters (its own function, a recursion level fn'2, a
@@ -1064,6 +1066,13 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
          if (base == IRTemp_INVALID) {
             ir_clock_begin(out, &clock, layout->total_sizeB + CP_CLOCK_SLOT);
             base = add_base(out, b, IRExpr_RdTmp(clock.base));
+            if (CP_(clo_cache_sim) && in->jumpkind == Ijk_ClientReq) {
+               IRDirty *d = unsafeIRDirty_0_N(2, "cp_creq_snapshot",
+                  VG_(fnptr_to_fnentry)(&CP_(creq_snapshot)),
+                  mkIRExprVec_2(mkIRExpr_HWord((HWord)b),
+                                IRExpr_RdTmp(base)));
+               addStmtToIRSB(out, IRStmt_Dirty(d));
+            }
          }
          ir_clock_tick(&clock);
          if (!run_open) {

@@ -883,11 +883,63 @@ static void hold_runs(CP_Block *b, ULong *count, ULong *others_ir, Bool hold)
       *others_ir -= n;
 }
 
+/* --cache-sim=yes: the counters of the last block that made a client
+   request as they were when it started. */
+static struct {
+   CP_Block *b;
+   ULong    *count;
+   ULong    *before, *delta;     /* b->n_slots */
+   UInt      cap;
+   Bool      held;
+} creq;
+
+VG_REGPARM(2) void CP_(creq_snapshot)(CP_Block *b, ULong *count)
+{
+   if (b->n_slots > creq.cap) {
+      creq.cap = b->n_slots;
+      creq.before = VG_(realloc)("cp.calls.creq.1", creq.before,
+                                 creq.cap * sizeof(ULong));
+      creq.delta = VG_(realloc)("cp.calls.creq.2", creq.delta,
+                                creq.cap * sizeof(ULong));
+   }
+   creq.b = b;
+   creq.count = count;
+   VG_(memcpy)(creq.before, count, b->n_slots * sizeof(ULong));
+}
+
+/* The simulation's hold (cp.h): what the block's run added to its
+   counters, out or back in.  Only there: Callgrind's helpers have added
+   it to the thread's costs already, which the open calls take. */
+static void hold_simulated(Bool hold)
+{
+   CP_Block *b = creq.b;
+   UInt i;
+
+   if (hold) {
+      if (b != CP_(sys_block) || creq.count != CP_(sys_count) ||
+          creq.before[0] != 0)
+         return;
+      for (i = 0; i < b->n_slots; i++) {
+         creq.delta[i] = creq.count[i] - creq.before[i];
+         creq.count[i] -= creq.delta[i];
+      }
+      creq.held = True;
+   } else if (creq.held) {
+      for (i = 0; i < b->n_slots; i++)
+         creq.count[i] += creq.delta[i];
+      creq.held = False;
+   }
+}
+
 void CP_(hold_block)(Bool hold)
 {
-   if (CP_(sys_block) == NULL || CP_(clo_cache_sim))
+   if (CP_(sys_block) == NULL)
       return;
-   hold_runs(CP_(sys_block), CP_(sys_count), &current()->others_ir, hold);
+   if (CP_(clo_cache_sim))
+      hold_simulated(hold);
+   else
+      hold_runs(CP_(sys_block), CP_(sys_count), &current()->others_ir,
+                hold);
 }
 
 void CP_(hold_syscall_blocks)(Bool hold)
