@@ -595,6 +595,14 @@ void CP_(calls_fini)(void);
    thread's costs keep it (the open calls take it at once). */
 void CP_(hold_block)(Bool hold);
 VG_REGPARM(2) void CP_(creq_snapshot)(CP_Block *b, ULong *count);
+/* The request's block held for good: STOP_INSTRUMENTATION, whose next
+   block runs uninstrumented. */
+void CP_(drop_block)(void);
+/* TOGGLE_COLLECT: the request's block goes with the collection state
+   after the toggle, as Callgrind counts it at the next block: dropped
+   when collection stops, counted when it starts (not with --cache-sim,
+   whose helpers ran while collection was off). */
+void CP_(toggle_collect)(void);
 /* The same for the last block of every thread in a system call (one that
    does not come back included), around a dump or a zeroing: Callgrind
    counts it in the part where its thread runs again, or never. */

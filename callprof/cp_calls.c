@@ -916,6 +916,7 @@ static void hold_simulated(Bool hold)
    UInt i;
 
    if (hold) {
+      creq.held = False;
       if (b != CP_(sys_block) || creq.count != CP_(sys_count) ||
           creq.before[0] != 0)
          return;
@@ -940,6 +941,35 @@ void CP_(hold_block)(Bool hold)
    else
       hold_runs(CP_(sys_block), CP_(sys_count), &current()->others_ir,
                 hold);
+}
+
+void CP_(drop_block)(void)
+{
+   CP_(hold_block)(True);
+   creq.held = False;
+}
+
+void CP_(toggle_collect)(void)
+{
+   Thread *t = current();
+   CP_Block *b = CP_(sys_block);
+   UInt r;
+
+   if (t->collect) {
+      CP_(drop_block)();
+      CP_(set_collect)(False);
+      return;
+   }
+   CP_(set_collect)(True);
+   if (b == NULL || CP_(clo_cache_sim))
+      return;
+   /* Counted now, in the counters of the context it ran in (the clock
+      is folded while a request is served: its slot is 0). */
+   CP_(ctx_counters)(b, 0);
+   for (r = 0; r < b->n_runs; r++) {
+      b->last_count[r]++;
+      t->others_ir -= b->run_len[r];
+   }
 }
 
 void CP_(hold_syscall_blocks)(Bool hold)

@@ -967,7 +967,7 @@ Bool CP_(client_request)(ThreadId tid, UWord *args, UWord *ret)
       CP_(hold_block)(False);
       break;
    case CALLPROF_USERREQ_TOGGLE_COLLECT:
-      CP_(set_collect)(!CP_(collecting)());
+      CP_(toggle_collect)();
       break;
    case CALLPROF_USERREQ_START_INSTRUMENTATION:
       CP_(set_instrument)(True);
@@ -975,7 +975,7 @@ Bool CP_(client_request)(ThreadId tid, UWord *args, UWord *ret)
    case CALLPROF_USERREQ_STOP_INSTRUMENTATION:
       /* its block would be counted at the next one, uninstrumented */
       if (CP_(instrumenting))
-         CP_(hold_block)(True);
+         CP_(drop_block)();
       CP_(set_instrument)(False);
       break;
    default:
