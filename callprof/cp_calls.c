@@ -164,8 +164,6 @@ typedef struct {
    CP_Ctx   *ctx;          /* while not running */
    Site      nonskipped;
    ULong     others_ir;    /* of CP_(ir): other threads' and handlers' */
-   ULong     stack_ir;     /* thread_ir() and ev when its call stack */
-   ULong     stack_ev[CP_MAX_EV];  /* started afresh (set_instrument) */
    ULong     stopped;      /* CP_(ir) when it last stopped running */
    CP_Block *sys_block;    /* in a system call from this block */
    ULong    *sys_count;
@@ -185,6 +183,8 @@ typedef struct {
    CP_Path  *path, *root;  /* --folded-out-file */
    ULong     root_enter;   /* thread_ir() at the last flush of root */
    struct vki_timespec sys_start, sys_cpu_start;
+   ULong     stack_ir;     /* thread_ir() and ev when its call stack */
+   ULong     stack_ev[CP_MAX_EV];  /* started afresh (set_instrument) */
 } Thread;
 
 static Thread *threads;    /* VG_N_THREADS, indexed by ThreadId */
