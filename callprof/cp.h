@@ -607,6 +607,15 @@ void CP_(toggle_collect)(void);
    does not come back included), around a dump or a zeroing: Callgrind
    counts it in the part where its thread runs again, or never. */
 void CP_(hold_syscall_blocks)(Bool hold);
+/* Thread TID runs client code again: the block it made a system call
+   from is counted from now on (see CP_(post_syscall)). */
+void CP_(resume)(ThreadId tid);
+/* Runs of blocks held or taken out of their counters (above, and a
+   thread's last block, never counted): Callgrind's count of blocks run
+   has them (its "Timerange"). */
+extern ULong CP_(blocks_out);
+/* Blocks run while collection was off, which Callgrind counts too. */
+ULong CP_(blocks_uncollected)(void);
 /* Collection of the running thread: on, off, toggled. */
 Bool CP_(collecting)(void);
 void CP_(set_collect)(Bool on);

@@ -698,10 +698,16 @@ static CP_Block *new_block(Addr addr, const IRSB *in)
    return b;
 }
 
-/* Where blocks count while collection is off: never read.  A block has
-   at most one run per instruction, and VEX makes blocks of at most a few
-   hundred instructions. */
+/* Where blocks count while collection is off: never read, but for its
+   first counter, every block's first run: the blocks run while off.  A
+   block has at most one run per instruction, and VEX makes blocks of at
+   most a few hundred instructions. */
 static ULong discard[4096];
+
+ULong CP_(blocks_uncollected)(void)
+{
+   return discard[0];
+}
 
 VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
 {

@@ -186,6 +186,7 @@ typedef struct {
 } Thread;
 
 static Thread *threads;    /* VG_N_THREADS, indexed by ThreadId */
+ULong CP_(blocks_out);     /* cp.h */
 /* By thread, when its call stack last started afresh (set_instrument):
    thread_ir(), then the other events; NULL until a restart.  Kept apart
    from Thread, whose size places what every call and every simulated
@@ -863,8 +864,11 @@ static void uncount_sys(Thread *t, Bool at_exit)
       if (CP_(clo_cache_sim) && at_exit &&
           t->sys_count[r] > exits_in(&t->sys_count[r]))
          continue;
-      if (t->sys_count[r] > 0)
+      if (t->sys_count[r] > 0) {
          t->sys_count[r]--;
+         if (r == 0)
+            CP_(blocks_out)++;
+      }
       n += b->run_len[r];
    }
    if (!CP_(clo_cache_sim))
@@ -877,6 +881,11 @@ static void uncount_sys(Thread *t, Bool at_exit)
 static void hold_runs(CP_Block *b, ULong *count, ULong *others_ir, Bool hold)
 {
    UInt r, n = 0;
+
+   if (hold)
+      CP_(blocks_out)++;
+   else
+      CP_(blocks_out)--;
 
    for (r = 0; r < b->n_runs; r++) {
       if (hold)
@@ -933,10 +942,12 @@ static void hold_simulated(Bool hold)
          creq.count[i] -= creq.delta[i];
       }
       creq.held = True;
+      CP_(blocks_out)++;
    } else if (creq.held) {
       for (i = 0; i < b->n_slots; i++)
          creq.count[i] += creq.delta[i];
       creq.held = False;
+      CP_(blocks_out)--;
    }
 }
 
@@ -974,6 +985,7 @@ void CP_(toggle_collect)(void)
    /* Counted now, in the counters of the context it ran in (the clock
       is folded while a request is served: its slot is 0). */
    CP_(ctx_counters)(b, 0);
+   CP_(blocks_out)--;            /* counted in the discarded ones too */
    for (r = 0; r < b->n_runs; r++) {
       b->last_count[r]++;
       t->others_ir -= b->run_len[r];
@@ -983,13 +995,21 @@ void CP_(toggle_collect)(void)
 void CP_(hold_syscall_blocks)(Bool hold)
 {
    ThreadId tid;
+   UInt j;
 
    if (CP_(clo_cache_sim))
       return;
    for (tid = 1; tid < VG_N_THREADS; tid++) {
       Thread *t = &threads[tid];
-      if (t->exists && t->sys_block != NULL)
+      if (!t->exists)
+         continue;
+      if (t->sys_block != NULL)
          hold_runs(t->sys_block, t->sys_count, &t->others_ir, hold);
+      for (j = 0; j < t->n_sig; j++) {   /* a handler ran on return */
+         SigSave *s = &t->sig[j];
+         if (s->sys_block != NULL)
+            hold_runs(s->sys_block, s->sys_count, &s->others_ir, hold);
+      }
    }
 }
 
@@ -1048,14 +1068,22 @@ VG_REGPARM(0) void CP_(bus_event)(void)
       t->ev[CP_(ev_ge)]++;
 }
 
-/* exit and exit_group do not come back, though the core calls this
-   for them: their block stays the thread's last. */
+/* The block stays the thread's last until it runs client code again
+   (CP_(resume)): Callgrind counts it then, and a dump before leaves it
+   for the next part.  exit and exit_group do not come back, though the
+   core calls this for them. */
 void CP_(post_syscall)(ThreadId tid, UInt sysno)
 {
    Thread *t = current();
    if (t->sys_no == sysno)
       sys_time(t);
-   if (t->sys_no == sysno && sysno != __NR_exit && sysno != __NR_exit_group)
+}
+
+void CP_(resume)(ThreadId tid)
+{
+   Thread *t = &threads[tid];
+   if (t->sys_block != NULL && t->sys_no != __NR_exit &&
+       t->sys_no != __NR_exit_group)
       t->sys_block = NULL;
 }
 

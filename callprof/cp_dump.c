@@ -534,7 +534,7 @@ static ULong range_start, range_end;
 
 static Int out_counter;     /* dumps of this process so far */
 static Int out_pid;         /* the process they were counted in */
-static ULong bbs_done;      /* --dump-every-bb: CP_(blocks_run) at its last dump */
+static ULong bbs_done;      /* --dump-every-bb: blocks_all() at its last dump */
 
 ULong CP_(collected)[CP_MAX_EV];
 static UInt parts_written;  /* files (parts) of this process written */
@@ -858,15 +858,27 @@ static void dump_parts(const HChar *trigger, Bool only_current)
 
 /* A dump leaves out the blocks threads are in system calls from
    (CP_(hold_syscall_blocks)): they go to the next part. */
+/* Callgrind's count of blocks run ("Timerange", --dump-every-bb): all
+   of them, held ones too (CP_(blocks_out)), and while collection is
+   off. */
+static ULong blocks_all(void)
+{
+   return CP_(blocks_run)() + CP_(blocks_out) + CP_(blocks_uncollected)();
+}
+
+/* The "Timerange" has one block more after each dump, as Callgrind's. */
 void CP_(dump)(const HChar *trigger, Bool only_current)
 {
+   static ULong dumps;
+
    check_pid();
    out_counter++;
    range_start = range_end;
-   range_end = CP_(blocks_run)();
+   range_end = blocks_all() + dumps;
    CP_(hold_syscall_blocks)(True);
    dump_parts(trigger, only_current);
    CP_(hold_syscall_blocks)(False);
+   dumps++;
 }
 
 static void zero_parts(Bool all)
@@ -909,7 +921,7 @@ void CP_(bb_dump_check)(ULong core_blocks)
    if (core_blocks - last_core < 5000)
       return;
    last_core = core_blocks;
-   now = CP_(blocks_run)();
+   now = blocks_all();
    if (now - bbs_done <= CP_(clo_dump_every_bb))
       return;
    VG_(sprintf)(buf, "--dump-every-bb=%llu", CP_(clo_dump_every_bb));

@@ -519,6 +519,7 @@ static void cp_start_client_code(ThreadId tid, ULong blocks_done)
    CP_(thread_start)(tid);
    CP_(bb_dump_check)(blocks_done);
    CP_(time_dump_check)();
+   CP_(resume)(tid);
 }
 
 static void cp_stop_client_code(ThreadId tid, ULong blocks_done)
