@@ -460,7 +460,16 @@ static Jump *gather_jumps(UInt tid, UInt *n_out)
    from one is at line 0 of "???"; a jump to one stays in the file in
    force.  Without instruction positions, consecutive instructions of
    one line make one cost line, and a jump to no line is left out (it
-   says nothing). */
+   says nothing).
+
+   A context that ran nothing in this part but has a call still open
+   from an earlier one (a thread waiting in a system call across
+   dumps) has call lines only; callgrind_annotate, annotating its
+   source file, finds no line there and warns ("Use of uninitialized
+   value ... line 1183").  Callgrind writes that call with calls=0,
+   which callgrind_annotate takes for a cost line; callprof writes
+   calls=1 (docs/callprof.md) and a line of zero cost at the first
+   such call site. */
 static void write_function(PW_Cg *w, CP_Ctx *ctx, UInt tid,
                            const Cost *v, UInt n,
                            const Jump *jv, UInt nj, UInt *ji)
@@ -472,6 +481,8 @@ static void write_function(PW_Cg *w, CP_Ctx *ctx, UInt tid,
    ULong ev[CP_MAX_EV];
    UInt n_arcs, ai = 0;
    CP_Arc **arcs = arcs_of(ctx, tid, &n_arcs);
+   Bool line_written = n > 0;
+   static const ULong zero[CP_MAX_EV];
 
    pw_cg_function(w, ctx->func->obj, ctx->func->file, ctx->name);
    for (;;) {
@@ -510,6 +521,10 @@ static void write_function(PW_Cg *w, CP_Ctx *ctx, UInt tid,
          pos_of(a->target, &to, tfile, sizeof tfile);
          pos_of(a->site, &pos, file, sizeof file);
          pw_cg_file(w, file);
+         if (!line_written && a->count == 0 && pos.line > 0) {
+            pw_cg_cost(w, pos, zero);
+            line_written = True;
+         }
          pw_cg_call(w, a->callee->func->obj, a->callee->func->file,
                     a->callee->name,
                     a->count > 0 ? a->count : 1, to, pos, a->inclusive);
