@@ -692,16 +692,23 @@ static void write_file(const HChar *trigger, UInt tid)
 
    A path's self Ir is its inclusive Ir less its children's (see
    cp_calls.c); paths with no self Ir are left out.  A signal handler's
-   path starts at its thread's root with "[signal handler]". */
+   path starts at its thread's root with "[signal handler]".  Paths are
+   cut at MAX_FOLDED frames, the last one taking the cost of all that
+   is deeper, so that the lines still add up to the run. */
+#define MAX_FOLDED 256
+
 static void write_path(PW_Sink *s, CP_Path *p, const char **frames,
                        UInt depth)
 {
    ULong children = 0;
    CP_Path *c;
 
-   if (depth == 256)
-      return;              /* deeper paths are cut */
    frames[depth] = p->label ? p->label : p->fn ? p->fn->name : "[unknown]";
+   if (depth == MAX_FOLDED - 1) {
+      if (p->inclusive > 0)
+         pw_folded(s, frames, MAX_FOLDED, p->inclusive);
+      return;
+   }
    for (c = p->child; c; c = c->sibling) {
       children += c->inclusive;
       write_path(s, c, frames, depth + 1);
@@ -713,7 +720,7 @@ static void write_path(PW_Sink *s, CP_Path *p, const char **frames,
 static void write_folded(void)
 {
    HChar path[4096];
-   const char *frames[257];
+   const char *frames[MAX_FOLDED];
    PW_File *f;
    CP_Path *r;
 
@@ -862,13 +869,14 @@ static void dump_parts(const HChar *trigger, Bool only_current)
       return;
    }
    CP_(flush_open_calls)(0);
+   /* before the zeroing of thread 1, which zeroes the paths */
+   if (trigger == NULL && CP_(clo_folded_out_file))
+      write_folded();
    for (tid = 1; tid < VG_N_THREADS; tid++)
       if (CP_(thread_exists)(tid)) {
          write_file(trigger, tid);
          zero_costs(tid, True);
       }
-   if (trigger == NULL && CP_(clo_folded_out_file))
-      write_folded();
 }
 
 /* A dump leaves out the blocks threads are in system calls from
