@@ -972,7 +972,6 @@ void CP_(toggle_collect)(void)
 {
    Thread *t = current();
    CP_Block *b = CP_(sys_block);
-   UInt r;
 
    if (t->collect) {
       CP_(drop_block)();
@@ -983,13 +982,11 @@ void CP_(toggle_collect)(void)
    if (b == NULL || CP_(clo_cache_sim))
       return;
    /* Counted now, in the counters of the context it ran in (the clock
-      is folded while a request is served: its slot is 0). */
+      is folded while a request is served: its slot is 0), as a held
+      block put back: its run is in the discarded counters' count of
+      blocks already (CP_(blocks_out) comes down by one). */
    CP_(ctx_counters)(b, 0);
-   CP_(blocks_out)--;            /* counted in the discarded ones too */
-   for (r = 0; r < b->n_runs; r++) {
-      b->last_count[r]++;
-      t->others_ir -= b->run_len[r];
-   }
+   hold_runs(b, b->last_count, &t->others_ir, False);
 }
 
 void CP_(hold_syscall_blocks)(Bool hold)

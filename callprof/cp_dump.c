@@ -879,8 +879,6 @@ static void dump_parts(const HChar *trigger, Bool only_current)
       }
 }
 
-/* A dump leaves out the blocks threads are in system calls from
-   (CP_(hold_syscall_blocks)): they go to the next part. */
 /* Callgrind's count of blocks run ("Timerange", --dump-every-bb): all
    of them, held ones too (CP_(blocks_out)), and while collection is
    off. */
@@ -889,7 +887,9 @@ static ULong blocks_all(void)
    return CP_(blocks_run)() + CP_(blocks_out) + CP_(blocks_uncollected)();
 }
 
-/* The "Timerange" has one block more after each dump, as Callgrind's. */
+/* A dump leaves out the blocks threads are in system calls from
+   (CP_(hold_syscall_blocks)): they go to the next part.  The
+   "Timerange" has one block more after each dump, as Callgrind's. */
 void CP_(dump)(const HChar *trigger, Bool only_current)
 {
    static ULong dumps;

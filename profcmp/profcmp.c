@@ -259,9 +259,7 @@ static void fill(Item *it, int side, const Common *c, const pr_u64 *costs,
       it->n[side][from + k] += costs[c->ev[side][k]];
 }
 
-/* Reports the items of T: on one side only, or with other numbers (the
-   first FROM numbers are counts, compared exactly; the costs after them
-   within the tolerance). */
+/* Whether the costs of IT on SIDE are all zero. */
 static int all_zero(const Common *c, const Item *it, int side)
 {
    int k;
@@ -271,6 +269,9 @@ static int all_zero(const Common *c, const Item *it, int side)
    return 1;
 }
 
+/* Reports the items of T: on one side only, or with other numbers (the
+   first FROM numbers are counts, compared exactly; the costs after them
+   within the tolerance). */
 static void compare_table(Table *t, int kind, const Common *c, int from,
                           const char *const *count_names)
 {
