@@ -82,9 +82,6 @@
    actions) is kept only when some function has an action.
    docs/benchmarks.md has the profiles and what each step gained. */
 
-/* Scalar code only in this file: see ev_charge. */
-#pragma GCC optimize ("no-tree-vectorize")
-
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_hashtable.h"
@@ -468,18 +465,17 @@ static ULong path_cost(const Thread *t)
    these loops were 6% of a --cache-sim=yes run on sqlite3 (the bound:
    the run without them, paired and pinned, 0.94x).  Over CP_(n_ev)
    they reloaded the count and the thread's events at every event
-   (with -fno-strict-aliasing a store to a cost may change either);
-   with the count a constant (SIM_EV) and restrict arrays they are
-   straight-line code.  Straight-line scalar code: vectorised (two
-   events a move, as gcc does at -O2) they gained 0.994x against 0.978x
-   scalar, probably because the 16-byte loads of the thread's events
-   cannot take them from the simulation helpers' 8-byte stores just
-   made; hence the file's no-tree-vectorize (without simulation 0.995x,
-   the same).  Charging an event only when it changed, to touch less
-   of the arc, was slower (1.014x). */
+   (with -fno-strict-aliasing a store to a cost may change either).
+   With the count a constant (SIM_EV) they are straight-line scalar
+   code: sqlite3 0.97x, C++ 0.95x, no change without simulation.  Not
+   restrict: then gcc makes vector moves of them, which gained only
+   0.994x (the 16-byte loads of the thread's events probably cannot
+   take them from the simulation helpers' 8-byte stores just made).
+   Charging an event only when it changed, to touch less of the arc,
+   was slower (1.014x). */
 #define SIM_EV (CP_EV_DLMW + 1)
 
-HOT void ev_copy(ULong *restrict to, const ULong *restrict from, Int n)
+HOT void ev_copy(ULong *to, const ULong *from, Int n)
 {
    Int k;
 #pragma GCC unroll 8
@@ -487,8 +483,8 @@ HOT void ev_copy(ULong *restrict to, const ULong *restrict from, Int n)
       to[k] = from[k];
 }
 
-HOT void ev_charge(ULong *restrict inclusive, ULong *restrict enter,
-                   const ULong *restrict now, Int n)
+HOT void ev_charge(ULong *inclusive, ULong *enter, const ULong *now,
+                   Int n)
 {
    Int k;
 #pragma GCC unroll 8
