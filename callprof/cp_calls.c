@@ -1268,7 +1268,7 @@ UInt CP_(thread_frames)(ThreadId tid)
 static void frame_now(const Thread *t, UInt i, ULong *now)
 {
    const SigSave *s;
-   Int j, k;
+   Int j;
 
    if (i >= t->bottom) {
       thread_cost(t, now);
@@ -1278,8 +1278,7 @@ static void frame_now(const Thread *t, UInt i, ULong *now)
       ;
    s = &t->sig[j];
    now[0] = t->collect ? s->ir_at - s->others_ir : t->off_ir;
-   for (k = 1; k < CP_(n_ev); k++)
-      now[k] = s->ev[k];
+   ev_copy(now, s->ev, CP_(n_ev));
 }
 
 Bool CP_(thread_frame)(ThreadId tid, UInt i, const HChar **caller,
