@@ -139,6 +139,9 @@ void     HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra,
 
 extern SizeT HS_(stacks_B);            /* all threads, now */
 void HS_(stacks_post_clo_init)(void);
+/* With --stacks=yes: the instrumentation's first pass (the program
+   counter exact where the stack pointer moves). */
+IRSB *HS_(stacks_instrument)(IRSB *in, const VexGuestLayout *layout);
 /* With --stacks=yes: thread TID is about to run client code. */
 void HS_(stacks_start_client_code)(ThreadId tid);
 /* Writes the companion file: each thread's high-water mark and the

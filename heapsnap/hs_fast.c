@@ -390,6 +390,8 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
    Bool fast = HS_(clo_fast_paths) && in->jumpkind == Ijk_ClientReq
                && in->next->tag == Iex_Const;
 
+   if (HS_(clo_stacks))
+      in = HS_(stacks_instrument)(in, layout);      /* hs_stacks.c */
    if (HS_(clo_time_unit) != HS_TimeI && !fast)
       return in;
    out = deepCopyIRSBExceptStmts(in);

@@ -39,12 +39,25 @@
    that stays above its mark costs none.
 
    The unwind starts from the registers the core keeps in the thread's
-   state in the middle of a translated block.  By default heapsnap asks
-   the core to keep only the stack pointer exact there; with --stacks=yes
-   it asks for the program counter and frame pointer too (as Memcheck
-   does: VexRegUpdUnwindregsAtMemAccess), so the frame that leaves the
-   mark and its callers are right; its line is the one of the last
-   memory access before the move (the return, or the pop).
+   state in the middle of a translated block, where only the stack
+   pointer is exact (VexRegUpdSpAtMemAccess, Massif's setting and
+   heapsnap's).  The program counter there is wherever the block last
+   left it, and the unwinder needs it to find the frame's layout (the
+   call frame information of the instruction).  So with --stacks=yes
+   heapsnap's instrumentation (HS_(stacks_instrument)) writes the
+   program counter before every move of the stack pointer: a store of a
+   constant, next to the core's helper call there.  The frame that
+   leaves the mark is then the instruction that leaves it (the return,
+   the pop, the add), at its line, and its callers are unwound from
+   there.  Asking the core to keep the program counter and frame
+   pointer exact at every memory access instead (as Memcheck does:
+   VexRegUpdUnwindregsAtMemAccess) costs every memory access a store
+   or two, and made --stacks=yes 3 to 4% slower (docs/benchmarks.md).  What that kept and
+   this does not: the frame pointer.  A function that keeps its frame in
+   %rbp (one with a variable-size or over-aligned frame) and leaves its
+   deepest point in the same superblock as it set %rbp, with no branch
+   between, can have %rbp stale at the move, and the callers above it
+   wrong.
 
    The companion file.  HS_(stacks_write_peaks)() writes, beside the main
    file and named like it plus ".stacks", one detailed snapshot per thread
@@ -187,6 +200,29 @@ static void die_stack_signal(Addr a, SizeT len)
    shrink_by(running ? &threads[tid] : NULL, tid, len);
 }
 
+/* The program counter written before each write of the stack pointer
+   (see the top of the file).  The core's stack-pointer pass runs after
+   this and puts its helper call just before the write, so the helper
+   sees the counter of the instruction that moves the pointer.  VEX's
+   removal of redundant writes runs before the tools, so these stay. */
+IRSB *HS_(stacks_instrument)(IRSB *in, const VexGuestLayout *layout)
+{
+   IRSB *out = deepCopyIRSBExceptStmts(in);
+   Addr ip = 0;
+   Int i;
+   for (i = 0; i < in->stmts_used; i++) {
+      IRStmt *st = in->stmts[i];
+      if (st->tag == Ist_IMark)
+         ip = st->Ist.IMark.addr + st->Ist.IMark.delta;
+      else if (st->tag == Ist_Put && st->Ist.Put.offset == layout->offset_SP
+               && ip != 0)
+         addStmtToIRSB(out, IRStmt_Put(layout->offset_IP,
+                                       mkIRExpr_HWord(ip)));
+      addStmtToIRSB(out, st);
+   }
+   return out;
+}
+
 /*------------------------------------------------------------*/
 /*--- Threads                                              ---*/
 /*------------------------------------------------------------*/
@@ -230,14 +266,6 @@ void HS_(stacks_post_clo_init)(void)
       return;
    threads = VG_(calloc)("hs.stacks.threads", VG_N_THREADS,
                          sizeof(ThreadStack));
-   /* Exact unwind registers mid-block (see above), unless the user
-      asked for more with --vex-iropt-register-updates/--px-*. */
-   if (VG_(clo_vex_control).iropt_register_updates_default
-       == VexRegUpdSpAtMemAccess)
-      VG_(clo_vex_control).iropt_register_updates_default
-         = VexRegUpdUnwindregsAtMemAccess;
-   if (VG_(clo_px_file_backed) == VexRegUpdSpAtMemAccess)
-      VG_(clo_px_file_backed) = VexRegUpdUnwindregsAtMemAccess;
    exited = VG_(newXA)(VG_(malloc), "hs.stacks.exited", VG_(free),
                        sizeof(ThreadStack));
    /* Until the client runs, running is NULL: the core moves the stack
