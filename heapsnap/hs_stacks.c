@@ -46,18 +46,19 @@
    call frame information of the instruction).  So with --stacks=yes
    heapsnap's instrumentation (HS_(stacks_instrument)) writes the
    program counter before every move of the stack pointer: a store of a
-   constant, next to the core's helper call there.  The frame that
-   leaves the mark is then the instruction that leaves it (the return,
-   the pop, the add), at its line, and its callers are unwound from
-   there.  Asking the core to keep the program counter and frame
-   pointer exact at every memory access instead (as Memcheck does:
-   VexRegUpdUnwindregsAtMemAccess) costs every memory access a store
-   or two, and made --stacks=yes 3 to 4% slower (docs/benchmarks.md).  What that kept and
-   this does not: the frame pointer.  A function that keeps its frame in
-   %rbp (one with a variable-size or over-aligned frame) and leaves its
-   deepest point in the same superblock as it set %rbp, with no branch
-   between, can have %rbp stale at the move, and the callers above it
-   wrong.
+   constant, next to the core's helper call there.  The top frame of a
+   mark's stack is then the instruction that leaves the mark (the
+   return, the pop, the add), at its line, and its callers are unwound
+   from there: the same stack as with every register exact at every
+   instruction (tests/heapsnap/stacks_exact).  Asking the core to keep
+   the program counter and frame pointer exact at every memory access
+   instead (as Memcheck does: VexRegUpdUnwindregsAtMemAccess) costs
+   most loads and stores a store of their own, and made --stacks=yes 2
+   to 6% slower (docs/benchmarks.md).  What that kept and this does
+   not: the frame pointer.  A function that keeps its frame in %rbp (one
+   with a variable-size or over-aligned frame) and leaves its deepest
+   point in the same superblock as it set %rbp, with no branch between,
+   can have %rbp stale at the move, and the callers above it wrong.
 
    The companion file.  HS_(stacks_write_peaks)() writes, beside the main
    file and named like it plus ".stacks", one detailed snapshot per thread
