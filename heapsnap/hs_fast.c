@@ -5,8 +5,11 @@
 
    What generated code does for heapsnap: it keeps the instruction clock
    (--time-unit=i, the default), and the malloc replacement's client
-   requests reach hs_heap.c's callbacks.  Massif does both the plain way,
-   and so does heapsnap with --fast-paths=no:
+   requests reach hs_heap.c's callbacks; with --stacks=yes, first of
+   all, the program counter is written where the stack pointer moves
+   (hs_stacks.c, HS_(stacks_instrument)), for the marks' unwinding.
+   Massif does the first two the plain way, and so does heapsnap with
+   --fast-paths=no:
 
      - the clock: before each exit of a superblock and at its end, an
        add of the instructions of the run since the previous one
