@@ -61,6 +61,7 @@ extern XArray     *HS_(clo_alloc_fns);     /* of const HChar* */
 extern XArray     *HS_(clo_ignore_fns);    /* of const HChar* */
 extern XArray     *HS_(given_args);        /* the tool options, for desc: */
 extern Bool        HS_(clo_fast_paths);     /* hs_fast.c's tricks */
+extern Bool        HS_(clo_memo_check);     /* hs_heap.c, for tests */
 
 /*------------------------------------------------------------*/
 /*--- The clock (hs_main.c) and the instrumentation (hs_fast.c) ---*/
@@ -119,6 +120,8 @@ Bool     HS_(is_malloc_callback)(UWord f);
    known to be the allocator itself (1 inside a malloc replacement
    callback, 0 for client requests and system calls). */
 HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top);
+/* --stats=yes: how often the unwind memo gave the site (hs_heap.c). */
+void     HS_(memo_stats)(void);
 #define HS_NO_ID 0xFFFFFFFFu
 /* The sites where bytes were ever counted are numbered 0 .. N-1 (Massif's
    trees count a context that holds 0 bytes now among the "places"). */

@@ -52,6 +52,9 @@
       scheduler's round trip saved on every allocation and free:
       3.23 s -> 3.15 s.  Assumes amd64's guest state (include/
       tool_platform.h).
+   --fast-paths=no also turns off the unwind memo of hs_heap.c (the
+   site of an allocation whose stack is unchanged, without unwinding;
+   its comment there), so the same tests check it.
    A fourth trick, placing the main thread's guest state 16 bytes past a
    multiple of 32 bytes at a distance measured for Valgrind 3.19, was
    taken out: measured with and without it on perl, sqlite3, python3, xz

@@ -93,6 +93,8 @@ static Bool hs_process_cmd_line_option(const HChar *arg)
       HS_(clo_peak_inaccuracy) = clo_double(arg, v, 0, 100);
    else if (clo_match(arg, "--fast-paths", &v))
       HS_(clo_fast_paths) = clo_bool(arg, v);
+   else if (clo_match(arg, "--unwind-memo-check", &v))
+      HS_(clo_memo_check) = clo_bool(arg, v);
    else if (clo_match(arg, "--time-unit", &v)) {
       if      (VG_STREQ(v, "i"))  HS_(clo_time_unit) = HS_TimeI;
       else if (VG_STREQ(v, "ms")) HS_(clo_time_unit) = HS_TimeMS;
@@ -146,12 +148,16 @@ static void hs_print_usage(void)
       HS_MAX_DEPTH);
 }
 
-/* --help-debug: heapsnap's own switch, not Massif's. */
+/* --help-debug: heapsnap's own switches, not Massif's. */
 static void hs_print_debug_usage(void)
 {
    VG_(printf)(
-"    --fast-paths=no|yes       heapsnap's speed tricks (heapsnap/hs_fast.c);\n"
-"                              no gives the same file, slower [yes]\n");
+"    --fast-paths=no|yes       heapsnap's speed tricks (heapsnap/hs_fast.c,\n"
+"                              and the unwind memo in hs_heap.c);\n"
+"                              no gives the same file, slower [yes]\n"
+"    --unwind-memo-check=no|yes\n"
+"                              for tests: unwind at every allocation too,\n"
+"                              and stop if the memo's site differs [no]\n");
 }
 
 /*------------------------------------------------------------*/
@@ -325,6 +331,8 @@ static void hs_fini(Int exitcode)
       at exit is for -v (tests/same-clock compares it across runs). */
    if (VG_(clo_verbosity) > 1)
       VG_(umsg)("heapsnap: time at exit: %llu\n", HS_(now)());
+   if (VG_(clo_stats))
+      HS_(memo_stats)();
    HS_(heap_fini)();
    HS_(xt_report)(VG_(clo_xtree_memory_file), True);
    if (HS_(snap_write)(HS_(clo_out_file), HS_WriteAll) && HS_(clo_stacks))

@@ -17,7 +17,9 @@
      TP_END.
    - amd64's guest state: heapsnap's malloc calls from generated code
      (hs_fast.c) read a client request's arguments and write its result
-     where the amd64 guest keeps them (TP_GUEST_*).
+     where the amd64 guest keeps them (TP_GUEST_*), and its unwind memo
+     (hs_heap.c) keys on the frame pointer the core's unwinder starts
+     from (TP_GUEST_FP).
 
    A port starts here: the #error below, then every use of these
    names. */
@@ -53,6 +55,7 @@ typedef VexGuestAMD64State TP_GuestState;
 #define TP_GUEST_IP       guest_RIP
 #define TP_GUEST_REQ_ARGS guest_RAX   /* a client request's argument block */
 #define TP_GUEST_REQ_RET  guest_RDX   /* and its result */
+#define TP_GUEST_FP       guest_RBP
 
 
 #endif /* TOOL_PLATFORM_H */

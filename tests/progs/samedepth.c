@@ -1,0 +1,143 @@
+/* samedepth.c: allocations that heapsnap's unwind memo (heapsnap/
+   hs_heap.c) must tell apart.  The memo gives an allocation the site of
+   the last one made with the same program counter, stack pointer and
+   frame pointer, while every return address it remembers is still in
+   its place.  Here one malloc call is reached with the same stack
+   pointer from different callers:
+
+     - via_a and via_b: frames of one size, so only a return address
+       differs;
+     - recursion: rec at depth 3 from main, and at depth 2 under a frame
+       of rec's size;
+     - VLAs: two outer functions hold buffers of different sizes and
+       the inner one's buffer makes up the difference, so the stack
+       pointer at malloc is the same and the return addresses are
+       elsewhere (over bytes of the buffers);
+     - a longjmp out of an allocating function, then the others again.
+
+   Every caller allocates its own size, so a wrong site shows in the
+   tree.  Blocks of each round but the last are freed.
+
+   usage: samedepth [THREADS]: with THREADS > 0, that many threads do the
+   same at once (tests/heapsnap/fast_paths_unwind: threads interleave
+   differently from run to run, so that run checks the memo with
+   --unwind-memo-check=yes instead of comparing files). */
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOINLINE __attribute__((noinline))
+#define ROUNDS   50
+#define PER_ROUND 8
+
+NOINLINE static void *leaf(size_t n)
+{
+   void *p = malloc(n);
+   __asm__ volatile("" : : "r"(p) : "memory");
+   return p;
+}
+
+NOINLINE static void *via_a(size_t n)
+{
+   void *p = leaf(n);
+   __asm__ volatile("" : : "r"(p) : "memory");
+   return p;
+}
+
+NOINLINE static void *via_b(size_t n)
+{
+   void *p = leaf(n);
+   __asm__ volatile("" : : "r"(p) : "memory");
+   return p;
+}
+
+NOINLINE static void *rec(int depth, size_t n)
+{
+   void *p = depth == 0 ? leaf(n) : rec(depth - 1, n);
+   __asm__ volatile("" : : "r"(p) : "memory");
+   return p;
+}
+
+/* A frame like rec's, above rec at depth 2. */
+NOINLINE static void *rec_under(int depth, size_t n)
+{
+   void *p = rec(depth - 1, n);
+   __asm__ volatile("" : : "r"(p) : "memory");
+   return p;
+}
+
+NOINLINE static void *vla_inner(int k, size_t n)
+{
+   char buf[k];
+   memset(buf, 'i', (size_t)k);
+   __asm__ volatile("" : : "r"(buf) : "memory");
+   return leaf(n);
+}
+
+NOINLINE static void *vla_outer_a(int k, size_t n)
+{
+   char buf[k];
+   void *p;
+   memset(buf, 'a', (size_t)k);
+   __asm__ volatile("" : : "r"(buf) : "memory");
+   p = vla_inner(160 - k, n);
+   __asm__ volatile("" : : "r"(p) : "memory");
+   return p;
+}
+
+NOINLINE static void *vla_outer_b(int k, size_t n)
+{
+   char buf[k];
+   void *p;
+   memset(buf, 'b', (size_t)k);
+   __asm__ volatile("" : : "r"(buf) : "memory");
+   p = vla_inner(160 - k, n);
+   __asm__ volatile("" : : "r"(p) : "memory");
+   return p;
+}
+
+NOINLINE static void jump_out(jmp_buf *jb, void *volatile *keep)
+{
+   *keep = via_a(7000);
+   longjmp(*jb, 1);
+}
+
+static void *work(void *arg)
+{
+   /* volatile: written between setjmp and longjmp */
+   void *volatile keep[PER_ROUND];
+   int round, i;
+   (void)arg;
+   for (round = 0; round < ROUNDS; round++) {
+      jmp_buf jb;
+      keep[0] = via_a(1000);
+      keep[1] = via_b(2000);
+      keep[2] = rec(3, 3000);
+      keep[3] = rec_under(3, 4000);
+      keep[4] = vla_outer_a(round % 2 ? 32 : 96, 5000);
+      keep[5] = vla_outer_b(round % 2 ? 96 : 32, 6000);
+      if (!setjmp(jb))
+         jump_out(&jb, &keep[6]);
+      keep[7] = via_b(8000);
+      if (round < ROUNDS - 1)
+         for (i = 0; i < PER_ROUND; i++)
+            free(keep[i]);
+   }
+   return NULL;
+}
+
+int main(int argc, char **argv)
+{
+   int n = argc > 1 ? atoi(argv[1]) : 0, i;
+   pthread_t t[8];
+   if (n > 8)
+      n = 8;
+   for (i = 0; i < n; i++)
+      pthread_create(&t[i], NULL, work, NULL);
+   work(NULL);
+   for (i = 0; i < n; i++)
+      pthread_join(t[i], NULL);
+   return 0;
+}
