@@ -11,7 +11,8 @@
                   tricks, each measured and each switched off by
                   --fast-paths=no;
      hs_heap.c    allocation sites and heap blocks: the malloc-replacement
-                  callbacks, custom allocators and memory pools;
+                  callbacks, custom allocators and memory pools, and the
+                  unwind memo (one more speed trick of --fast-paths);
      hs_snap.c    snapshots: taking them, keeping them, and writing them
                   in Massif's format;
      hs_blocktab.h, hs_filter.h, hs_series.h
