@@ -13,7 +13,10 @@
        the inner one's buffer makes up the difference, so the stack
        pointer at malloc is the same and the return addresses are
        elsewhere (over bytes of the buffers);
-     - a longjmp out of an allocating function, then the others again.
+     - a longjmp out of an allocating function, then the others again;
+     - on stacks that are not the thread's own, which the memo leaves
+       alone: a coroutine's (swapcontext) and a signal handler's on a
+       sigaltstack.
 
    Every caller allocates its own size, so a wrong site shows in the
    tree.  Blocks of each round but the last are freed.
@@ -25,8 +28,10 @@
 
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 
 #define NOINLINE __attribute__((noinline))
 #define ROUNDS   50
@@ -104,6 +109,56 @@ NOINLINE static void jump_out(jmp_buf *jb, void *volatile *keep)
    longjmp(*jb, 1);
 }
 
+/* Another stack: a coroutine's, and a signal stack. */
+static ucontext_t main_uc, co_uc;
+static void *co_keep[ROUNDS], *sig_keep[ROUNDS];
+static volatile int co_round, sig_round;
+
+static void co_body(void)
+{
+   for (;;) {
+      co_keep[co_round] = via_a(9000);
+      swapcontext(&co_uc, &main_uc);
+   }
+}
+
+static void on_signal(int sig)
+{
+   (void)sig;
+   sig_keep[sig_round] = via_b(10000);
+}
+
+static void other_stacks(void)
+{
+   static char co_stack[1 << 16], sig_stack[1 << 16];
+   stack_t ss;
+   struct sigaction sa;
+   int round;
+
+   ss.ss_sp = sig_stack;
+   ss.ss_size = sizeof sig_stack;
+   ss.ss_flags = 0;
+   sigaltstack(&ss, NULL);
+   memset(&sa, 0, sizeof sa);
+   sa.sa_handler = on_signal;
+   sa.sa_flags = SA_ONSTACK;
+   sigaction(SIGUSR1, &sa, NULL);
+   getcontext(&co_uc);
+   co_uc.uc_stack.ss_sp = co_stack;
+   co_uc.uc_stack.ss_size = sizeof co_stack;
+   co_uc.uc_link = &main_uc;
+   makecontext(&co_uc, co_body, 0);
+   for (round = 0; round < ROUNDS; round++) {
+      co_round = sig_round = round;
+      swapcontext(&main_uc, &co_uc);
+      raise(SIGUSR1);
+      if (round < ROUNDS - 1) {
+         free(co_keep[round]);
+         free(sig_keep[round]);
+      }
+   }
+}
+
 static void *work(void *arg)
 {
    /* volatile: written between setjmp and longjmp */
@@ -137,6 +192,8 @@ int main(int argc, char **argv)
    for (i = 0; i < n; i++)
       pthread_create(&t[i], NULL, work, NULL);
    work(NULL);
+   if (n == 0)
+      other_stacks();
    for (i = 0; i < n; i++)
       pthread_join(t[i], NULL);
    return 0;
