@@ -55,7 +55,7 @@
    --fast-paths=no also turns off the unwind memo of hs_heap.c (the
    site of an allocation whose stack is unchanged, without unwinding;
    its comment there), so the same tests check it.
-   A fourth trick, placing the main thread's guest state 16 bytes past a
+   Another trick, placing the main thread's guest state 16 bytes past a
    multiple of 32 bytes at a distance measured for Valgrind 3.19, was
    taken out: measured with and without it on perl, sqlite3, python3, xz
    and malloc-heavy, four layouts each, it gave nothing (ratios 0.95 to
