@@ -81,27 +81,21 @@ NOINLINE static void *vla_inner(int k, size_t n)
    return leaf(n);
 }
 
-NOINLINE static void *vla_outer_a(int k, size_t n)
-{
-   char buf[k];
-   void *p;
-   memset(buf, 'a', (size_t)k);
-   __asm__ volatile("" : : "r"(buf) : "memory");
-   p = vla_inner(160 - k, n);
-   __asm__ volatile("" : : "r"(p) : "memory");
-   return p;
-}
-
-NOINLINE static void *vla_outer_b(int k, size_t n)
-{
-   char buf[k];
-   void *p;
-   memset(buf, 'b', (size_t)k);
-   __asm__ volatile("" : : "r"(buf) : "memory");
-   p = vla_inner(160 - k, n);
-   __asm__ volatile("" : : "r"(p) : "memory");
-   return p;
-}
+/* Two functions of one shape (their return addresses differ), each
+   holding K bytes on its frame under vla_inner's 160 - K. */
+#define VLA_OUTER(name, fill)                                          \
+   NOINLINE static void *name(int k, size_t n)                         \
+   {                                                                   \
+      char buf[k];                                                     \
+      void *p;                                                         \
+      memset(buf, fill, (size_t)k);                                    \
+      __asm__ volatile("" : : "r"(buf) : "memory");                    \
+      p = vla_inner(160 - k, n);                                       \
+      __asm__ volatile("" : : "r"(p) : "memory");                      \
+      return p;                                                        \
+   }
+VLA_OUTER(vla_outer_a, 'a')
+VLA_OUTER(vla_outer_b, 'b')
 
 NOINLINE static void jump_out(jmp_buf *jb, void *volatile *keep)
 {
