@@ -351,8 +351,9 @@ static HS_Site *site_unwound(ThreadId tid, UInt skip_top, Addr *sps,
    A set of 4 ways per (registers), 8 sets, 20 KB: the same call of
    malloc reached from a few callers keeps them all.  It gave 98% hits
    on the Rust bench, 91% on C++, 99.5% on sqlite3 and perl; 16 or 64
-   sets, or 8 ways, had no more.  A miss costs reading the registers
-   (four calls of the core) and remembering the frames. */
+   sets, or 8 ways, had no more.  Every allocation pays reading the
+   registers and the stack's top (four calls of the core); a miss also
+   pays remembering the frames. */
 #define MEMO_SET_BITS 3
 #define MEMO_WAYS     4
 #define MEMO_FRAMES   48

@@ -7,7 +7,7 @@
 
      - via_a and via_b: frames of one size, so only a return address
        differs;
-     - recursion: rec at depth 3 from main, and at depth 2 under a frame
+     - recursion: rec at depth 3 from work, and at depth 2 under a frame
        of rec's size;
      - VLAs: two outer functions hold buffers of different sizes and
        the inner one's buffer makes up the difference, so the stack
@@ -22,9 +22,10 @@
    tree.  Blocks of each round but the last are freed.
 
    usage: samedepth [THREADS]: with THREADS > 0, that many threads do the
-   same at once (tests/heapsnap/fast_paths_unwind: threads interleave
+   same at once (tests/heapsnap/unwind_memo_threads: threads interleave
    differently from run to run, so that run checks the memo with
-   --unwind-memo-check=yes instead of comparing files). */
+   --unwind-memo-check=yes instead of comparing files); without, the
+   allocations on other stacks follow (tests/heapsnap/fast_paths_unwind). */
 
 #include <pthread.h>
 #include <setjmp.h>
