@@ -44,8 +44,9 @@
        block's counters for that context.
      - Calls, returns, indirect jumps and jumps Callgrind would take as
        calls (into another object or section, or to a function's first
-       instruction) call CP_(transition) on the exit itself, with the
-       target and the stack pointer.
+       instruction) call a transition helper on the exit itself, with
+       the target and the stack pointer: CP_(transition_call), _ret or
+       _jump, by the exit's kind.
 
    Collection off (--collect-atstart=no, --toggle-collect, the client
    request TOGGLE_COLLECT) and --separate-threads=yes keep this hot path:
@@ -81,6 +82,7 @@ extern Bool CP_(clo_dump_line);
 extern Bool CP_(clo_compress_strings);
 extern Bool CP_(clo_compress_pos);
 extern Bool CP_(clo_skip_plt);
+extern Bool CP_(clo_fold_plt);     /* --fold-plt (debug): cp_calls.c, Folding */
 extern Bool CP_(clo_collect_jumps);
 extern Bool CP_(clo_collect_atstart);
 extern Bool CP_(clo_instr_atstart);
@@ -545,13 +547,21 @@ typedef struct CP_Exit {
       last, and the exit is in the cache already, where the caches of
       all targets are not. */
    Addr            last_target;
-   struct CP_Loc  *last_loc;
+   union {
+      struct CP_Loc *last_loc;   /* a jump's (and a return's) */
+      struct CP_Plt *last_plt;   /* a call's: its PLT stub, if it is
+                                    one (cp_calls.c, folding) */
+   };
    struct CP_Fn   *last_fn;
 } CP_Exit;
 
 /* The helper of such an exit, taken to TARGET with stack pointer SP. */
-VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
-                                    ULong clock);
+VG_REGPARM(3) void CP_(transition_call)(CP_Exit *e, Addr target, Addr sp,
+                                         ULong clock);
+VG_REGPARM(3) void CP_(transition_ret)(CP_Exit *e, Addr target, Addr sp,
+                                        ULong clock);
+VG_REGPARM(3) void CP_(transition_jump)(CP_Exit *e, Addr target, Addr sp,
+                                         ULong clock);
 /* The helper at entry of block B when the context is not the one B
    remembers: leaves the counters to use in B->last_count. */
 VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock);
@@ -561,6 +571,9 @@ VG_REGPARM(0) void CP_(bus_event)(void);
 
 /* After the options (VG_N_THREADS is known then). */
 void CP_(calls_init)(void);
+/* Memory unmapped: the PLT stubs read there are forgotten (cp_calls.c,
+   Folding). */
+void CP_(plt_unmapped)(Addr a, SizeT len);
 /* In skipped code: the call site it counts at (see CP_Foreign). */
 Addr CP_(skipped_site)(void);
 /* The same for generated code: the running thread's, kept by

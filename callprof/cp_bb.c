@@ -19,8 +19,8 @@
       per exit, and at the end:
                            <clock slot> = <slot at entry> + <instrs so far>
       per exit that may change function (a call, a return, an indirect
-      jump, a jump Callgrind takes as a call):
-                           CP_(transition)(exit, target, SP, clock)
+      jump, a jump Callgrind takes as a call), the helper of its kind:
+                           CP_(transition_<kind>)(exit, target, SP, clock)
       per system call or client request:
                            CP_(sys_block) = b ; CP_(sys_count) = base
       with --cache-sim, first in a block making a client request:
@@ -998,8 +998,13 @@ static void add_transition(IRSB *out, const VexGuestLayout *layout,
    e->kind = kind;
    e->instr = instr;
    e->len = (UChar)(next_instr - instr);
-   d = unsafeIRDirty_0_N(3, "cp_transition",
-                         VG_(fnptr_to_fnentry)(&CP_(transition)),
+   d = unsafeIRDirty_0_N(3, kind == CP_Call ? "cp_transition_call" :
+                            kind == CP_Ret ? "cp_transition_ret" :
+                                             "cp_transition_jump",
+                         VG_(fnptr_to_fnentry)(
+                            kind == CP_Call ? &CP_(transition_call) :
+                            kind == CP_Ret ? &CP_(transition_ret) :
+                                             &CP_(transition_jump)),
                          mkIRExprVec_4(mkIRExpr_HWord((HWord)e), target, sp,
                                        clock));
    if (guard)

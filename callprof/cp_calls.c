@@ -7,7 +7,7 @@
    open, and a context (CP_(cur_ctx) while it runs; see cp.h).  The
    decisions are Callgrind's (callgrind/bbcc.c setup_bbcc, callstack.c),
    taken when a block leaves by an exit that may change function
-   (CP_(transition)):
+   (transition, through one helper per kind of exit):
 
    - A return is real when SP left the top frame (SP above the frame's
      SP), or SP equals the frame's and the target is the return address
@@ -61,8 +61,12 @@
    loop that only calls a small function, where all they touch is in
    the cache: most of it was the calls between the small functions
    below.  So what a call or a return runs is inlined into
-   CP_(transition) (HOT), with only the misses of its caches out of
-   line (arc_find, grow_active, CP_(fn_miss), CP_(loc_miss)): 20 ns.
+   transition (HOT), with only the misses of its caches out of line
+   (arc_find, grow_active, CP_(fn_miss), CP_(loc_miss)): 20 ns.  Each
+   kind of exit has a helper of its own (CP_(transition_call), _ret,
+   _jump), compiled with its own paths only.  With the helper's body
+   empty that loop runs at --tool=none's speed: the call into the
+   helper costs next to nothing, its work is all of it.
    On larger programs each object a call touches is also a cache miss,
    so a call touches as few as it can.  A real return pops its frames
    without looking its target up; a call looks up only the target's
@@ -79,7 +83,8 @@
    (levels_gen); the call site of skipped code is mirrored in
    CP_(skip_site) for the blocks' inline check (cp.h, CP_Foreign); and
    the count of open calls per function (for the entry and exit
-   actions) is kept only when some function has an action.
+   actions) is kept only when some function has an action; a call
+   through a PLT stub is folded with the stub's jump (see Folding).
    docs/benchmarks.md has the profiles and what each step gained. */
 
 #include "pub_tool_basics.h"
@@ -100,7 +105,7 @@
 #include "cp.h"
 #include "cp_classify.h"
 
-/* What a call or a return runs, inlined into CP_(transition): there a
+/* What a call or a return runs, inlined into transition: there a
    function call costs as much as the work it does. */
 #define HOT static inline __attribute__((always_inline))
 
@@ -178,6 +183,12 @@ typedef struct {
    UInt      n_active;
    UInt      levels_gen;   /* raised when active changes other than by a
                               push and the pop of the same frame */
+   /* A call into a PLT stub folded with the stub's jump (see Folding):
+      the jump's target, 0 when none is pending; the stub's function;
+      the context the jump enters. */
+   Addr      fold_target;
+   CP_Fn    *fold_stub;
+   CP_Ctx   *fold_ctx;
    CP_Fn   **fns;          /* --separate-callers: function stack */
    UInt      fn_sp, fn_size;
    CP_Path  *path, *root;  /* --folded-out-file */
@@ -329,6 +340,7 @@ static Thread *thread_get(ThreadId tid)
 
 static Thread *current(void);
 HOT Int unwind(Thread *t, Addr sp, Int minpops);
+static void unfold(Thread *t);
 
 Addr CP_(skip_site);
 Bool CP_(running_collects);
@@ -556,6 +568,7 @@ CP_Ctx *CP_(first_block_ctx)(void)
    if (t->reused_slot && CP_(cur_ctx) == &CP_(reused_slot_mark)) {
       t->reused_slot = False;
       CP_(set_ctx)(t->ctx);
+      unfold(t);
       unwind(t, VG_(get_SP)(t - threads), 0);
    }
    return CP_(cur_ctx);
@@ -612,9 +625,11 @@ static void left(CP_Fn *fn)
       CP_(set_collect)(!CP_(collecting)());
 }
 
-/* A call to TO from SRC. */
+/* A call to TO from SRC.  FOLD: a call into a PLT stub that jumps to
+   TO (see Folding): the context and the call site of skipped code stay
+   the caller's until the stub's jump. */
 HOT void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
-              Bool skip)
+              Bool skip, Bool fold)
 {
    Frame *f;
 
@@ -665,6 +680,11 @@ HOT void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
          if (t->path == t->root && t->root->fn == NULL)
             t->root->fn = src.ctx ? src.ctx->func : NULL;
          f->path = t->path = path_get(t->path, to, NULL);
+      }
+      if (fold) {
+         t->fold_ctx = ctx;
+         set_nonskipped(t, src);
+         return;
       }
       CP_(set_ctx)(ctx);
       set_nonskipped(t, (Site){ NULL, 0, 0 });
@@ -764,6 +784,169 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
 }
 
 /*------------------------------------------------------------*/
+/*--- Folding a call through a PLT stub                    ---*/
+/*------------------------------------------------------------*/
+
+/* Most calls of C++ and of programs built of shared libraries go
+   through a PLT stub: a call into the stub, which is skipped code (a
+   frame without an arc, its instruction counted for the caller), then
+   the stub's jump through its GOT slot, taken as the real call, then
+   one return that pops both frames.  Three transitions for one call.
+
+   Folded, the call into the stub reads the GOT slot the stub is about
+   to jump through and makes the real call at once: one frame, with the
+   arc, as the stub's jump would have made it, but the context and the
+   call site of skipped code stay the caller's, so the stub's block
+   counts where it always did.  The stub's jump then finds the call
+   pending (Thread.fold_target) and only takes the frame's costs at the
+   call (as the unfolded jump would, after the stub's instruction) and
+   enters the callee's context; the return pops one frame.
+
+   Anything else that looks at the call stack while a call is pending
+   (a signal, a dump or a zero, "status internal", the end of the
+   instrumentation or of the run), or a jump that is not the stub's to
+   the target read (another thread rewrote the slot), first undoes the
+   fold (unfold): the frame becomes the skipped function's frame the
+   call would have pushed, which differs from it only by its arc. */
+
+/* A PLT stub, read once: its GOT slot (0: not a stub this folds: not
+   "jmp *slot(%rip)", possibly after endbr64 and a bnd prefix), the
+   target the slot held when last read, and that target's function when
+   the stub's jump into it is taken as a call into code that is not
+   skipped (NULL: not folded). */
+typedef struct CP_Plt {
+   struct CP_Plt *next;    /* VgHashNode */
+   UWord          key;     /* the stub's address */
+   Addr           got;
+   Addr           target;
+   CP_Fn         *fn;
+} CP_Plt;
+
+static VgHashTable *plts;
+static ULong n_folded, n_unfolded;        /* --stats=yes */
+static Addr plts_lo = ~(Addr)0, plts_hi;  /* the stubs and slots read */
+
+static Addr stub_slot(Addr a)
+{
+   const UChar *p = (const UChar *)a;
+   Addr slot;
+   if (!VG_(am_is_valid_for_client)(a, 16, VKI_PROT_READ))
+      return 0;
+   if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
+      p += 4;                              /* endbr64 */
+   if (p[0] == 0xf2)
+      p++;                                 /* bnd */
+   if (p[0] != 0xff || p[1] != 0x25)
+      return 0;
+   slot = (Addr)(p + 6) + (Addr)(Long)*(const Int *)(p + 2);
+   if (slot % sizeof(Addr) != 0 ||
+       !VG_(am_is_valid_for_client)(slot, sizeof(Addr), VKI_PROT_READ))
+      return 0;
+   return slot;
+}
+
+static __attribute__((noinline)) CP_Plt *plt_of(Addr stub)
+{
+   CP_Plt *p = VG_(HT_lookup)(plts, stub);
+   if (p == NULL) {
+      p = CP_(perm)(sizeof *p);
+      p->key = stub;
+      p->got = stub_slot(stub);
+      VG_(HT_add_node)(plts, p);
+      if (stub < plts_lo)
+         plts_lo = stub;
+      if (stub + 16 > plts_hi)
+         plts_hi = stub + 16;
+      if (p->got != 0 && p->got < plts_lo)
+         plts_lo = p->got;
+      if (p->got != 0 && p->got + sizeof(Addr) > plts_hi)
+         plts_hi = p->got + sizeof(Addr);
+   }
+   return p;
+}
+
+/* The stub's slot now holds a target not seen before. */
+static __attribute__((noinline)) void plt_retarget(CP_Plt *p, Addr to)
+{
+   CP_Loc *stub = CP_(loc_of)(p->key), *loc = CP_(loc_of)(to);
+   p->target = to;
+   p->fn = NULL;
+   if (cpx_jump_is_call(loc->is_entry, loc->sect == stub->sect,
+                        loc->di == stub->di) &&
+       !loc->fn->skip && !loc->fn->pop_on_jump)
+      p->fn = loc->fn;
+}
+
+/* Memory unmapped: forget the stubs read there, or whose slots were
+   there.  A record forgotten stays, unfoldable, for the exits that
+   remember it. */
+void CP_(plt_unmapped)(Addr a, SizeT len)
+{
+   CP_Plt *p, **gone;
+   UInt n = 0, i;
+   if (plts == NULL || a >= plts_hi || a + len <= plts_lo)
+      return;
+   gone = VG_(malloc)("cp.calls.plt.1",
+                      VG_(HT_count_nodes)(plts) * sizeof *gone + 1);
+   VG_(HT_ResetIter)(plts);
+   while ((p = VG_(HT_Next)(plts)) != NULL)
+      if ((p->key < a + len && p->key + 16 > a) ||
+          (p->got != 0 && p->got < a + len && p->got + sizeof(Addr) > a))
+         gone[n++] = p;
+   for (i = 0; i < n; i++) {
+      VG_(HT_remove)(plts, gone[i]->key);
+      gone[i]->got = 0;
+      gone[i]->fn = NULL;
+   }
+   VG_(free)(gone);
+}
+
+/* Whether a call from exit E into the skipped function at TARGET is
+   folded: the target of the stub's jump (0: not folded) and its
+   function. */
+HOT Addr fold_of(Thread *t, CP_Exit *e, Addr target, CP_Fn **callee)
+{
+   CP_Plt *p;
+   Addr to;
+   if (plts == NULL || t->nonskipped.ctx != NULL || CP_(fn_actions))
+      return 0;
+   p = e->last_plt;
+   if (UNLIKELY(p == NULL))
+      p = e->last_plt = plt_of(target);
+   if (p->got == 0)
+      return 0;
+   to = *(const Addr *)p->got;
+   if (UNLIKELY(to != p->target))
+      plt_retarget(p, to);
+   *callee = p->fn;
+   return p->fn ? to : 0;
+}
+
+/* Undo a pending fold: the frame becomes the stub's. */
+static void unfold(Thread *t)
+{
+   Frame *f;
+   if (t->fold_target == 0)
+      return;
+   f = FRAME(t, t->sp - 1);
+   f->arc->count--;
+   if (f->deeper)
+      --*f->deeper;
+   f->arc = NULL;
+   f->deeper = NULL;
+   t->fold_target = 0;
+   n_unfolded++;
+}
+
+static void unfold_all(void)
+{
+   ThreadId tid;
+   for (tid = 1; tid < VG_N_THREADS; tid++)
+      if (threads[tid].exists)
+         unfold(&threads[tid]);
+}
+
+/*------------------------------------------------------------*/
 /*--- Transitions                                          ---*/
 /*------------------------------------------------------------*/
 
@@ -787,13 +970,13 @@ HOT CP_Fn *exit_fn(CP_Exit *e, Addr target)
    return e->last_fn = CP_(fn_at)(target);
 }
 
-VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
-                                    ULong clock)
+HOT void transition(CP_Exit *e, Addr target, Addr sp, ULong clock,
+                    const CP_Kind exit_kind)
 {
    Thread *t;
    CP_Loc *to;
    CP_Fn *fn;
-   CP_Kind kind = e->kind;
+   CP_Kind kind = exit_kind;
    Bool ret_without_call = False, emulated = False;
    Site src;
 
@@ -804,7 +987,21 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    t = LIKELY(running != NULL) ? running : current();
    src.ctx = CP_(cur_ctx);
    src.instr = e->instr;
-   src.ret_addr = e->kind == CP_Call ? e->instr + e->len : 0;
+   src.ret_addr = exit_kind == CP_Call ? e->instr + e->len : 0;
+
+   /* The jump of a stub whose call was folded. */
+   if (UNLIKELY(t->fold_target != 0)) {
+      if (kind == CP_Jump && target == t->fold_target &&
+          e->block->loc->fn == t->fold_stub) {
+         thread_cost(t, FRAME(t, t->sp - 1)->enter);
+         CP_(set_ctx)(t->fold_ctx);
+         set_nonskipped(t, (Site){ NULL, 0, 0 });
+         t->fold_target = 0;
+         n_folded++;
+         return;
+      }
+      unfold(t);
+   }
 
    /* A return is real only if it leaves the top frame.  A real one
       needs no location of its target unless there is no frame to
@@ -855,7 +1052,36 @@ VG_REGPARM(3) void CP_(transition)(CP_Exit *e, Addr target, Addr sp,
    if (emulated && t->sp > 0)
       sp = FRAME(t, t->sp - 1)->at.sp;
    fn = to ? to->fn : exit_fn(e, target);
-   push(t, src, fn, target, sp, fn->skip);
+   if (UNLIKELY(fn->skip) && kind == CP_Call && !emulated) {
+      CP_Fn *callee;
+      Addr to_addr = fold_of(t, e, target, &callee);
+      if (to_addr != 0) {
+         push(t, src, callee, to_addr, sp, False, True);
+         t->fold_target = to_addr;
+         t->fold_stub = fn;
+         return;
+      }
+   }
+   push(t, src, fn, target, sp, fn->skip, False);
+}
+
+/* One helper per kind of exit, each with only its own paths. */
+VG_REGPARM(3) void CP_(transition_call)(CP_Exit *e, Addr target, Addr sp,
+                                         ULong clock)
+{
+   transition(e, target, sp, clock, CP_Call);
+}
+
+VG_REGPARM(3) void CP_(transition_ret)(CP_Exit *e, Addr target, Addr sp,
+                                        ULong clock)
+{
+   transition(e, target, sp, clock, CP_Ret);
+}
+
+VG_REGPARM(3) void CP_(transition_jump)(CP_Exit *e, Addr target, Addr sp,
+                                         ULong clock)
+{
+   transition(e, target, sp, clock, CP_Jump);
 }
 
 /*------------------------------------------------------------*/
@@ -1127,6 +1353,7 @@ void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
       VG_(tool_panic)("callprof: signal handlers nested too deeply");
    if (t->sig == NULL)
       t->sig = VG_(malloc)("cp.calls.sig", MAX_SIG_DEPTH * sizeof(SigSave));
+   unfold(t);
    s = &t->sig[t->n_sig++];
    s->ctx = CP_(cur_ctx);
    s->nonskipped = t->nonskipped;
@@ -1289,6 +1516,7 @@ Bool CP_(thread_frame)(ThreadId tid, UInt i, const HChar **caller,
    ULong now[CP_MAX_EV];
    Int k;
    tl_assert(CP_(thread_exists)(tid) && i < t->sp);
+   unfold(&threads[tid]);
    f = FRAME(t, i);
    /* A skipped function (PLT code) has no arc of its own. */
    if (f->arc == NULL || f->site.ctx == NULL)
@@ -1322,6 +1550,7 @@ void CP_(flush_open_calls)(UInt tid)
 {
    ThreadId i;
    UInt k;
+   unfold_all();
    for (i = 1; i < VG_N_THREADS; i++) {
       Thread *t = &threads[i];
       if (!t->exists || (tid != 0 && tid != i))
@@ -1349,6 +1578,7 @@ void CP_(set_instrument)(Bool on)
    if (CP_(instrumenting) == on)
       return;
    CP_(instrumenting) = on;
+   unfold_all();
    if (restarts == NULL)
       restarts = VG_(calloc)("cp.calls.restarts", VG_N_THREADS,
                              (1 + CP_MAX_EV) * sizeof(ULong));
@@ -1386,6 +1616,7 @@ void CP_(calls_fini)(void)
 
    if (running)
       CP_(thread_stop)(running - threads);
+   unfold_all();
    for (tid = 1; tid < VG_N_THREADS; tid++) {
       Thread *t = &threads[tid];
       if (!t->exists)
@@ -1400,12 +1631,20 @@ void CP_(calls_fini)(void)
          pop(t);
       CP_(thread_stop)(tid);
    }
+   if (VG_(clo_stats) && plts != NULL)
+      VG_(dmsg)("callprof: calls folded with their PLT stub's jump: %llu, "
+                "undone: %llu\n", n_folded, n_unfolded);
 }
 
 void CP_(calls_init)(void)
 {
    frame_size = VG_ROUNDUP(sizeof(Frame) + CP_(n_ev) * sizeof(ULong), 8);
    arcs = VG_(HT_construct)("callprof arcs");
+   /* Folding keeps a call's frame apart from what --separate-callers,
+      --folded-out-file and the actions on entry read at a call. */
+   if (CP_(clo_skip_plt) && !CP_(separate_callers_on) &&
+       !CP_(clo_folded_out_file) && CP_(clo_fold_plt))
+      plts = VG_(HT_construct)("callprof plts");
    if (CP_(clo_folded_out_file))
       paths = VG_(HT_construct)("callprof paths");
    /* Fresh anonymous pages are zero (no thread exists) and cost nothing

@@ -48,6 +48,7 @@ Bool         CP_(clo_dump_line)        = True;
 Bool         CP_(clo_compress_strings) = True;
 Bool         CP_(clo_compress_pos)     = True;
 Bool         CP_(clo_skip_plt)         = True;
+Bool         CP_(clo_fold_plt)         = True;
 Bool         CP_(clo_collect_jumps)    = False;
 Bool         CP_(clo_collect_atstart)  = True;
 Bool         CP_(clo_instr_atstart)    = True;
@@ -194,6 +195,8 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
       CP_(clo_compress_pos) = clo_bool(arg, v);
    else if (clo_match(arg, "--skip-plt", &v))
       CP_(clo_skip_plt) = clo_bool(arg, v);
+   else if (clo_match(arg, "--fold-plt", &v))
+      CP_(clo_fold_plt) = clo_bool(arg, v);
    else if (clo_match(arg, "--collect-jumps", &v))
       CP_(clo_collect_jumps) = clo_bool(arg, v);
    else if (clo_match(arg, "--collect-atstart", &v))
@@ -335,7 +338,10 @@ static void cp_print_usage(void)
 
 static void cp_print_debug_usage(void)
 {
-   VG_(printf)("    (none)\n");
+   VG_(printf)(
+"    --fold-plt=no|yes           make a call through a PLT stub and the\n"
+"                                stub's jump one transition (the same\n"
+"                                profile, faster) [yes]\n");
 }
 
 /*------------------------------------------------------------*/
@@ -573,6 +579,7 @@ static void cp_pre_clo_init(void)
    VG_(track_stop_client_code)(cp_stop_client_code);
    VG_(track_pre_deliver_signal)(CP_(pre_signal));
    VG_(track_post_deliver_signal)(CP_(post_signal));
+   VG_(track_die_mem_munmap)(CP_(plt_unmapped));
 
    CP_(bb_init)();
 }
