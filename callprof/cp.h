@@ -574,10 +574,9 @@ void CP_(calls_init)(void);
 /* Memory unmapped: the PLT stubs read there are forgotten (cp_calls.c,
    Folding). */
 void CP_(plt_unmapped)(Addr a, SizeT len);
-/* In skipped code: the call site it counts at (see CP_Foreign). */
-Addr CP_(skipped_site)(void);
-/* The same for generated code: the running thread's, kept by
-   cp_calls.c at every change (0: not in skipped code). */
+/* In skipped code: the call site the running thread counts at (see
+   CP_Foreign), kept by cp_calls.c at every change (0: not in skipped
+   code), for generated code and CP_(ctx_counters). */
 extern Addr CP_(skip_site);
 void CP_(thread_start)(ThreadId tid);
 void CP_(thread_created)(ThreadId child);

@@ -740,8 +740,7 @@ VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
       b->last_count = b->count;
       return;
    }
-   site = b->loc->fn->skip && ctx != b->loc->fn->ctx ? CP_(skipped_site)()
-                                                     : 0;
+   site = b->loc->fn->skip && ctx != b->loc->fn->ctx ? CP_(skip_site) : 0;
    for (prev = NULL, f = b->foreign; f; prev = f, f = f->next)
       if (f->ctx == ctx && f->site == site && f->tid == tid)
          break;

@@ -1422,12 +1422,6 @@ void CP_(post_signal)(ThreadId tid, Int sig)
       leave_signal(t);
 }
 
-Addr CP_(skipped_site)(void)
-{
-   Thread *t = current();
-   return t->nonskipped.ctx ? t->nonskipped.instr : 0;
-}
-
 /*------------------------------------------------------------*/
 /*--- Collection, instrumentation, dumps                   ---*/
 /*------------------------------------------------------------*/
