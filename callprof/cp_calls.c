@@ -807,7 +807,18 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
    instrumentation or of the run), or a jump that is not the stub's to
    the target read (another thread rewrote the slot), first undoes the
    fold (unfold): the frame becomes the skipped function's frame the
-   call would have pushed, which differs from it only by its arc. */
+   call would have pushed, which differs from it only by its arc and
+   the callee's count of open calls.
+
+   Not folded: a lazily bound stub's first call (its slot points back
+   into the PLT), a jump into a stub (a tail call: a jump's exit
+   remembers its target's location, not the stub), and everything under
+   --separate-callers, --folded-out-file or an action on entry or exit,
+   which read a call's frame as it is made.  One difference is left: a
+   return to the stub's return address with the stack pointer the call
+   left (not above it, as after a real return) would pop the stub's
+   frame too, where unfolded the stub's frame stays open; no compiler
+   makes such a return. */
 
 /* A PLT stub, read once: its GOT slot (0: not a stub this folds: not
    "jmp *slot(%rip)", possibly after endbr64 and a bnd prefix), the
