@@ -429,6 +429,9 @@ typedef struct CP_Block {
    UShort           sim_off;  /* the first of the simulation's counters */
    UInt             n_slots;  /* counters: runs, side exits taken, sim */
    Bool             inverted; /* its last branch inverted by VEX */
+   Bool             stub;     /* a PLT stub's block instrumented to skip
+                                 itself after a call folded at the call
+                                 (cp_calls.c, Folding) */
    UShort          *instr_off;/* instruction -> address - first_instr */
    UShort          *run_of;   /* instruction -> run */
    UShort          *run_len;  /* run -> instructions */
@@ -553,6 +556,12 @@ typedef struct CP_Exit {
                                     one (cp_calls.c, folding) */
    };
    struct CP_Fn   *last_fn;
+   /* A call folded at the call (cp_calls.c, Folding): the counters of
+      the stub's block at this call site in context stub_ctx, and the
+      stub's instructions. */
+   CP_Ctx         *stub_ctx;
+   ULong          *stub_count;
+   UInt            stub_instrs;
 } CP_Exit;
 
 /* The helper of such an exit, taken to TARGET with stack pointer SP. */
@@ -578,6 +587,18 @@ void CP_(plt_unmapped)(Addr a, SizeT len);
    CP_Foreign), kept by cp_calls.c at every change (0: not in skipped
    code), for generated code and CP_(ctx_counters). */
 extern Addr CP_(skip_site);
+/* A call into a PLT stub folded at the call (cp_calls.c, Folding): the
+   stub's address until its block runs, which then counts nothing and
+   calls no helper (cp_bb.c); 0 otherwise.  Of the running thread.
+   CP_(fold_at_call): whether calls may be folded so (calls_init). */
+extern Addr CP_(stub_pending);
+extern Bool CP_(fold_at_call);
+/* The counters of block B run in context CTX at call site SITE (0: not
+   skipped code) for thread TID, made if new (cp_bb.c). */
+ULong *CP_(counters_of)(CP_Block *b, CP_Ctx *ctx, Addr site, UInt tid);
+/* The one block made at A, if it is a stub's (CP_Block.stub); else
+   NULL. */
+CP_Block *CP_(stub_block)(Addr a);
 void CP_(thread_start)(ThreadId tid);
 void CP_(thread_created)(ThreadId child);
 /* The running thread's context at a block's entry, after what a thread's

@@ -709,10 +709,61 @@ ULong CP_(blocks_uncollected)(void)
    return discard[0];
 }
 
+/* The counters of block B in context CTX at skipped call site SITE for
+   thread TID: its own, or foreign ones found or made. */
+static CP_Foreign *foreign_of(CP_Block *b, CP_Ctx *ctx, Addr site, UInt tid)
+{
+   CP_Foreign *f, *prev;
+   for (prev = NULL, f = b->foreign; f; prev = f, f = f->next)
+      if (f->ctx == ctx && f->site == site && f->tid == tid)
+         break;
+   if (f != NULL && prev != NULL) {
+      /* To the front: a PLT stub runs in the context of every call site
+         that goes through it (skipped code), so its list can be long,
+         and the next run is most often from the same site. */
+      prev->next = f->next;
+      f->next = b->foreign;
+      b->foreign = f;
+   } else if (f == NULL) {
+      f = CP_(perm)(sizeof *f);
+      f->ctx = ctx;
+      f->tid = tid;
+      f->site = site;
+      f->count = CP_(perm)(counter_bytes(b));
+      if (b->loc->fn->skip)
+         f->count[b->n_slots] = site;      /* see CP_Foreign */
+      f->next = b->foreign;
+      b->foreign = f;
+      f->block = b;
+      f->ctx_next = ctx->foreign;
+      ctx->foreign = f;
+   }
+   return f;
+}
+
+ULong *CP_(counters_of)(CP_Block *b, CP_Ctx *ctx, Addr site, UInt tid)
+{
+   if (ctx == b->loc->fn->ctx && tid == 1)
+      return b->count;
+   return foreign_of(b, ctx, site, tid)->count;
+}
+
+CP_Block *CP_(stub_block)(Addr a)
+{
+   CP_Block *b, *found = NULL;
+   for (b = VG_(HT_lookup)(blocks_by_addr, a); b; b = b->next)
+      if (b->key == a) {
+         if (found != NULL)
+            return NULL;
+         found = b;
+      }
+   return found && found->stub ? found : NULL;
+}
+
 VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
 {
    CP_Ctx *ctx;
-   CP_Foreign *f, *prev;
+   CP_Foreign *f;
    UInt tid;
    Addr site;
 
@@ -741,30 +792,7 @@ VG_REGPARM(2) void CP_(ctx_counters)(CP_Block *b, ULong clock)
       return;
    }
    site = b->loc->fn->skip && ctx != b->loc->fn->ctx ? CP_(skip_site) : 0;
-   for (prev = NULL, f = b->foreign; f; prev = f, f = f->next)
-      if (f->ctx == ctx && f->site == site && f->tid == tid)
-         break;
-   if (f != NULL && prev != NULL) {
-      /* To the front: a PLT stub runs in the context of every call site
-         that goes through it (skipped code), so its list can be long,
-         and the next run is most often from the same site. */
-      prev->next = f->next;
-      f->next = b->foreign;
-      b->foreign = f;
-   } else if (f == NULL) {
-      f = CP_(perm)(sizeof *f);
-      f->ctx = ctx;
-      f->tid = tid;
-      f->site = site;
-      f->count = CP_(perm)(counter_bytes(b));
-      if (b->loc->fn->skip)
-         f->count[b->n_slots] = site;      /* see CP_Foreign */
-      f->next = b->foreign;
-      b->foreign = f;
-      f->block = b;
-      f->ctx_next = ctx->foreign;
-      ctx->foreign = f;
-   }
+   f = foreign_of(b, ctx, site, tid);
    /* The context remembered for the inline check when it decides: the
       shared counters (CP_(inline_ctx) is the context), and no skipped
       call site or a skipped function's block, whose check compares the
@@ -790,12 +818,36 @@ static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
    return IRExpr_RdTmp(t);
 }
 
+/* A stub's block after a call folded at the call counts into scratch
+   counters instead (DONE), so that it touches no counter of its own:
+   those of the last call site it ran for are most often out of the
+   cache.  Its block's slots are fewer than STUB_SLOTS (is_stub); what
+   they hold is never read. */
+#define STUB_SLOTS 8
+static ULong stub_scratch[STUB_SLOTS];
+
+static IRExpr *stub_counters(IRSB *out, IRExpr *done, IRExpr *counters)
+{
+   return tmp_of(out, Ity_I64, IRExpr_ITE(done,
+                    mkIRExpr_HWord((HWord)stub_scratch), counters));
+}
+
+/* *(ULong *)ADDR += COND (an Ity_I1) */
+static void add_u64(IRSB *out, IRExpr *addr, IRExpr *cond)
+{
+   IRExpr *old = tmp_of(out, Ity_I64, IRExpr_Load(TP_END, Ity_I64, addr));
+   IRExpr *one = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, cond));
+   addStmtToIRSB(out, IRStmt_Store(TP_END, addr,
+      tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, one))));
+}
+
 /* if (CP_(inline_ctx) != b->last_ctx) CP_(ctx_counters)(b, CLOCK);
    base = b->last_count
    and for a skipped function's block (see CP_Foreign)
    if (CP_(inline_ctx) != b->last_ctx ||
-       CP_(skip_site) != b->last_count[b->n_slots]) ... */
-static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
+       CP_(skip_site) != b->last_count[b->n_slots]) ...
+   and for a stub's, not when DONE (see instrument). */
+static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock, IRExpr *done)
 {
    IRExpr *ctx = tmp_of(out, Ity_I64,
                         IRExpr_Load(TP_END, Ity_I64,
@@ -808,6 +860,8 @@ static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
       IRExpr *count = tmp_of(out, Ity_I64,
          IRExpr_Load(TP_END, Ity_I64,
                      mkIRExpr_HWord((HWord)&b->last_count)));
+      if (done != NULL)
+         count = stub_counters(out, done, count);
       IRExpr *site = tmp_of(out, Ity_I64,
          IRExpr_Load(TP_END, Ity_I64,
             tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64, count,
@@ -818,6 +872,9 @@ static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock)
       miss = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_Or1, miss,
                 tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, site, now))));
    }
+   if (done != NULL)
+      miss = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_And1, miss,
+                tmp_of(out, Ity_I1, IRExpr_Unop(Iop_Not1, done))));
    IRTemp base = newIRTemp(out->tyenv, Ity_I64);
    IRDirty *d = unsafeIRDirty_0_N(2, "cp_ctx_counters",
                                   VG_(fnptr_to_fnentry)(&CP_(ctx_counters)),
@@ -1024,6 +1081,23 @@ static Bool wants_transition(const CP_Block *b, IRJumpKind jk, IRExpr *dst,
    return jump_is_call(b, (Addr)dst->Iex.Const.con->Ico.U64);
 }
 
+/* Whether B, at IN, is a PLT stub's block that a call folded at the call
+   skips (cp_calls.c, Folding): skipped code, one run (no side exit)
+   ending in an indirect jump, and nothing simulated that the stub's
+   instructions would change. */
+static Bool is_stub(const CP_Block *b, const IRSB *in)
+{
+   Int s;
+   if (!CP_(fold_at_call) || !b->loc->fn->skip || b->sim != NULL ||
+       b->n_slots >= STUB_SLOTS ||
+       in->jumpkind != Ijk_Boring || in->next->tag == Iex_Const)
+      return False;
+   for (s = 0; s < in->stmts_used; s++)
+      if (in->stmts[s]->tag == Ist_Exit)
+         return False;
+   return True;
+}
+
 IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
                       const VexGuestLayout *layout,
                       const VexGuestExtents *vge,
@@ -1041,6 +1115,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    Addr instr = 0, next_instr = 0;
    CP_Kind kind;
    Int s, exit_no = 0;
+   IRExpr *done = NULL, *not_done = NULL;
 
    if (gWordTy != Ity_I64 || hWordTy != Ity_I64)
       VG_(tool_panic)("callprof: 64-bit platforms only");
@@ -1060,6 +1135,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    se.b = b;
    se.instr = -1;
    se.pending = False;
+   b->stub = is_stub(b, in);
 
    for (; s < in->stmts_used; s++) {
       IRStmt *st = in->stmts[s];
@@ -1075,7 +1151,15 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
          next_instr = instr + st->Ist.IMark.len;
          if (base == IRTemp_INVALID) {
             ir_clock_begin(out, &clock, layout->total_sizeB + CP_CLOCK_SLOT);
-            base = add_base(out, b, IRExpr_RdTmp(clock.base));
+            if (b->stub) {
+               IRExpr *at = mkIRExpr_HWord((HWord)&CP_(stub_pending));
+               done = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64,
+                         tmp_of(out, Ity_I64, IRExpr_Load(TP_END, Ity_I64, at)),
+                         mkU64(b->key)));
+               not_done = tmp_of(out, Ity_I1, IRExpr_Unop(Iop_Not1, done));
+               addStmtToIRSB(out, IRStmt_Store(TP_END, at, mkU64(0)));
+            }
+            base = add_base(out, b, IRExpr_RdTmp(clock.base), done);
             if (CP_(clo_cache_sim) && in->jumpkind == Ijk_ClientReq) {
                IRDirty *d = unsafeIRDirty_0_N(2, "cp_creq_snapshot",
                   VG_(fnptr_to_fnentry)(&CP_(creq_snapshot)),
@@ -1089,7 +1173,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
             IRExpr *addr = tmp_of(out, Ity_I64,
                           IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
                                        mkU64(8 * r)));
-            ir_add_u64(out, addr, 1);
+            ir_add_u64(out, done ? stub_counters(out, done, addr) : addr, 1);
             run_open = True;
          }
          if (b->sim) {
@@ -1120,14 +1204,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
             IRExpr *addr = tmp_of(out, Ity_I64,
                IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
                   mkU64(8 * (b->n_runs + exit_no))));
-            IRExpr *one = tmp_of(out, Ity_I64,
-               IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard));
-            IRTemp old = newIRTemp(out->tyenv, Ity_I64);
-            addStmtToIRSB(out, IRStmt_WrTmp(old,
-               IRExpr_Load(TP_END, Ity_I64, addr)));
-            addStmtToIRSB(out, IRStmt_Store(TP_END, addr,
-               tmp_of(out, Ity_I64,
-                      IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), one))));
+            add_u64(out, addr, st->Ist.Exit.guard);
          }
          exit_no++;
          now = ir_clock_now(out, &clock);
@@ -1154,8 +1231,8 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    now = ir_clock_now(out, &clock);
    ir_clock_write(out, &clock, now);
    if (wants_transition(b, in->jumpkind, in->next, &kind))
-      add_transition(out, layout, b, kind, instr, next_instr, in->next, NULL,
-                     now);
+      add_transition(out, layout, b, kind, instr, next_instr, in->next,
+                     not_done, now);
    if ((in->jumpkind == Ijk_Sys_syscall || in->jumpkind == Ijk_ClientReq)
        && base != IRTemp_INVALID) {
       addStmtToIRSB(out, IRStmt_Store(TP_END,

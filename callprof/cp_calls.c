@@ -189,6 +189,7 @@ typedef struct {
    Addr      fold_target;
    CP_Fn    *fold_stub;
    CP_Ctx   *fold_ctx;
+   ULong    *stub_count;   /* folded at the call: the stub's counters */
    CP_Fn   **fns;          /* --separate-callers: function stack */
    UInt      fn_sp, fn_size;
    CP_Path  *path, *root;  /* --folded-out-file */
@@ -579,6 +580,8 @@ void CP_(thread_stop)(ThreadId tid)
    Thread *t = thread_get(tid);
    if (running != t)
       return;
+   if (CP_(stub_pending) != 0)
+      unfold(t);                /* between a call and its stub's block */
    t->stopped = CP_(ir);
    t->ctx = CP_(cur_ctx);
    running = NULL;
@@ -795,11 +798,30 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
 
    Folded, the call into the stub reads the GOT slot the stub is about
    to jump through and makes the real call at once: one frame, with the
-   arc, as the stub's jump would have made it, but the context and the
-   call site of skipped code stay the caller's, so the stub's block
-   counts where it always did.  The stub's jump then finds the call
-   pending (Thread.fold_target) and only takes the frame's costs at the
-   call (as the unfolded jump would, after the stub's instruction) and
+   arc, as the stub's jump would have made it.  What is left of the
+   stub's work is done in one of two ways.
+
+   At the call (fold_at_call), when nothing is simulated (the default):
+   the stub's block would count one run at the caller's call site and
+   add its instructions to the clock, nothing else, so the call counts
+   that run itself (the counters are remembered in the exit), takes the
+   frame's costs as of after the stub's instructions and enters the
+   callee's context.  It leaves the stub's address in
+   CP_(stub_pending); the stub's block, instrumented for it (cp_bb.c,
+   is_stub), then finds it there, clears it, and neither counts nor
+   calls its transition helper: two helpers less per call (the stub's
+   ctx_counters too, as it runs for one call site after another).
+   Nothing can run between the call's helper and the stub's block but
+   the core: a thread that stops there (a time slice ending, a
+   translation to make) first undoes the fold.
+
+   At the stub's jump, when the stub's instructions are simulated
+   (--cache-sim, --branch-sim: their costs are known only when they
+   ran), or the stub's block is not made yet: the context and the call
+   site of skipped code stay the caller's, so the stub's block counts
+   where it always did.  The stub's jump then finds the call pending
+   (Thread.fold_target) and only takes the frame's costs at the call
+   (as the unfolded jump would, after the stub's instruction) and
    enters the callee's context; the return pops one frame.
 
    Anything else that looks at the call stack while a call is pending
@@ -808,7 +830,8 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
    the target read (another thread rewrote the slot), first undoes the
    fold (unfold): the frame becomes the skipped function's frame the
    call would have pushed, which differs from it only by its arc and
-   the callee's count of open calls.
+   the callee's count of open calls; a fold at the call also gives back
+   the stub's run and the caller's context and call site.
 
    Not folded: a lazily bound stub's first call (its slot points back
    into the PLT), a jump into a stub (a tail call: a jump's exit
@@ -834,7 +857,9 @@ typedef struct CP_Plt {
 } CP_Plt;
 
 static VgHashTable *plts;
-static ULong n_folded, n_unfolded;        /* --stats=yes */
+static ULong n_folded, n_at_call, n_unfolded;   /* --stats=yes */
+Addr CP_(stub_pending);
+Bool CP_(fold_at_call);
 static Addr plts_lo = ~(Addr)0, plts_hi;  /* the stubs and slots read */
 
 static Addr stub_slot(Addr a)
@@ -933,19 +958,62 @@ HOT Addr fold_of(Thread *t, CP_Exit *e, Addr target, CP_Fn **callee)
    return p->fn ? to : 0;
 }
 
-/* Undo a pending fold: the frame becomes the stub's. */
+/* A call folded at the call, when the stub's block is made and runs in
+   this context at this call site: that block's run counted, the
+   frame's costs at the stub's jump (Ir only: nothing is simulated) and
+   the callee's context entered; the stub's block then does nothing
+   (cp_bb.c).  False: the stub's block is not known yet. */
+static __attribute__((noinline))
+ULong *stub_counters(CP_Exit *e, Addr stub, CP_Ctx *ctx)
+{
+   CP_Block *b;
+   if (ctx == NULL || ctx == &CP_(reused_slot_mark) ||
+       (b = CP_(stub_block)(stub)) == NULL)
+      return NULL;
+   e->stub_ctx = ctx;
+   e->stub_instrs = b->n_instrs;
+   return e->stub_count = CP_(counters_of)(b, ctx, e->instr, 1);
+}
+
+HOT Bool fold_at_call(Thread *t, CP_Exit *e, Addr stub, CP_Ctx *caller)
+{
+   ULong *count = e->stub_count;
+   if (UNLIKELY(e->stub_ctx != caller || count == NULL)) {
+      count = stub_counters(e, stub, caller);
+      if (count == NULL)
+         return False;
+   }
+   count[0]++;
+   FRAME(t, t->sp - 1)->enter[0] += e->stub_instrs;
+   CP_(set_ctx)(t->fold_ctx);
+   set_nonskipped(t, (Site){ NULL, 0, 0 });
+   t->stub_count = count;
+   CP_(stub_pending) = stub;
+   n_at_call++;
+   return True;
+}
+
+/* Undo a pending fold: the frame becomes the stub's, and a fold at the
+   call gives back the stub's run and the caller's context. */
 static void unfold(Thread *t)
 {
    Frame *f;
-   if (t->fold_target == 0)
+   if (t == running && CP_(stub_pending) != 0) {
+      f = FRAME(t, t->sp - 1);
+      t->stub_count[0]--;
+      CP_(stub_pending) = 0;
+      CP_(set_ctx)(f->saved_ctx);
+      set_nonskipped(t, f->site);
+   } else if (t->fold_target != 0) {
+      f = FRAME(t, t->sp - 1);
+      t->fold_target = 0;
+   } else
       return;
-   f = FRAME(t, t->sp - 1);
    f->arc->count--;
    if (f->deeper)
       --*f->deeper;
    f->arc = NULL;
    f->deeper = NULL;
-   t->fold_target = 0;
    n_unfolded++;
 }
 
@@ -978,6 +1046,7 @@ HOT CP_Fn *exit_fn(CP_Exit *e, Addr target)
       return e->last_fn;
    e->last_target = target;
    e->last_loc = NULL;
+   e->stub_ctx = NULL;
    return e->last_fn = CP_(fn_at)(target);
 }
 
@@ -1068,6 +1137,11 @@ HOT void transition(CP_Exit *e, Addr target, Addr sp, ULong clock,
       Addr to_addr = fold_of(t, e, target, &callee);
       if (to_addr != 0) {
          push(t, src, callee, to_addr, sp, False, True);
+         if (CP_(fold_at_call) && CP_(shared_counting) &&
+             fold_at_call(t, e, target, src.ctx)) {
+            n_folded++;
+            return;
+         }
          t->fold_target = to_addr;
          t->fold_stub = fn;
          return;
@@ -1638,7 +1712,8 @@ void CP_(calls_fini)(void)
    }
    if (VG_(clo_stats) && plts != NULL)
       VG_(dmsg)("callprof: calls folded with their PLT stub's jump: %llu, "
-                "undone: %llu\n", n_folded, n_unfolded);
+                "undone: %llu; at the call: %llu\n", n_folded, n_unfolded,
+                n_at_call);
 }
 
 void CP_(calls_init)(void)
@@ -1650,6 +1725,8 @@ void CP_(calls_init)(void)
    if (CP_(clo_skip_plt) && !CP_(separate_callers_on) &&
        !CP_(clo_folded_out_file) && CP_(clo_fold_plt))
       plts = VG_(HT_construct)("callprof plts");
+   CP_(fold_at_call) = plts != NULL && !CP_(clo_cache_sim) &&
+                       !CP_(clo_branch_sim);
    if (CP_(clo_folded_out_file))
       paths = VG_(HT_construct)("callprof paths");
    /* Fresh anonymous pages are zero (no thread exists) and cost nothing
