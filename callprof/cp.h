@@ -545,6 +545,7 @@ typedef struct CP_Exit {
    UChar     kind;            /* a CP_Kind */
    UChar     len;             /* the instruction's: a call returns to
                                  instr + len */
+   UInt      stub_instrs;     /* see stub_count below */
    /* Where it went last (cp_calls.c, exit_loc and exit_fn): a jump's
       location, a call's function.  Most exits go where they went
       last, and the exit is in the cache already, where the caches of
@@ -561,7 +562,9 @@ typedef struct CP_Exit {
       stub's instructions. */
    CP_Ctx         *stub_ctx;
    ULong          *stub_count;
-   UInt            stub_instrs;
+   /* Its last call's arc, from caller to callee (cp_calls.c, push) */
+   CP_Ctx         *arc_caller, *arc_callee;
+   struct CP_Arc  *arc;
 } CP_Exit;
 
 /* The helper of such an exit, taken to TARGET with stack pointer SP. */

@@ -632,7 +632,7 @@ static void left(CP_Fn *fn)
    TO (see Folding): the context and the call site of skipped code stay
    the caller's until the stub's jump. */
 HOT void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
-              Bool skip, Bool fold)
+              Bool skip, Bool fold, CP_Exit *e)
 {
    Frame *f;
 
@@ -675,7 +675,15 @@ HOT void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
       }
       if (to->max_rec > 1 && *a > 1)     /* level 1 is CTX itself */
          ctx = CP_(ctx_level)(ctx, *a < to->max_rec ? *a : to->max_rec);
-      f->arc = arc_get(src.ctx, src.instr, ctx, target);
+      if (LIKELY(e->arc_callee == ctx && e->arc_caller == src.ctx &&
+                 src.instr == e->instr && !CP_(clo_separate_threads)))
+         f->arc = e->arc;
+      else {
+         f->arc = arc_get(src.ctx, src.instr, ctx, target);
+         e->arc_callee = ctx;
+         e->arc_caller = src.ctx;
+         e->arc = f->arc;
+      }
       /* As Callgrind, a call counts while collection is off too: an arc
          is written only where it cost something, with all its calls. */
       f->arc->count++;
@@ -1136,7 +1144,7 @@ HOT void transition(CP_Exit *e, Addr target, Addr sp, ULong clock,
       CP_Fn *callee;
       Addr to_addr = fold_of(t, e, target, &callee);
       if (to_addr != 0) {
-         push(t, src, callee, to_addr, sp, False, True);
+         push(t, src, callee, to_addr, sp, False, True, e);
          if (CP_(fold_at_call) && CP_(shared_counting) &&
              fold_at_call(t, e, target, src.ctx)) {
             n_folded++;
@@ -1147,7 +1155,7 @@ HOT void transition(CP_Exit *e, Addr target, Addr sp, ULong clock,
          return;
       }
    }
-   push(t, src, fn, target, sp, fn->skip, False);
+   push(t, src, fn, target, sp, fn->skip, False, e);
 }
 
 /* One helper per kind of exit, each with only its own paths. */
