@@ -23,6 +23,11 @@
                            CP_(transition_<kind>)(exit, target, SP, clock)
       per system call or client request:
                            CP_(sys_block) = b ; CP_(sys_count) = base
+      in a PLT stub's block (is_stub), first:
+                           done = CP_(stub_pending) == b's address
+                           CP_(stub_pending) = 0
+         and when done (the call into it did its work, cp_calls.c,
+         Folding) no helper, and the run counters are scratch ones
       with --cache-sim, first in a block making a client request:
                            CP_(creq_snapshot)(b, base)
 

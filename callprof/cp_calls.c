@@ -72,8 +72,11 @@
    without looking its target up; a call looks up only the target's
    function, first in what its exit remembers of its last target
    (exit_fn; a jump its location, exit_loc), then through a
-   direct-mapped cache (CP_(fn_at)), and its arc through another
-   (arc_get); thread 1's count of open calls of a function is in the
+   direct-mapped cache (CP_(fn_at)), and its arc in what the exit
+   remembers of its last call (its caller's and callee's contexts, all
+   in the exit's line, so that no load waits on the arc, which the call
+   still counts), then through another direct-mapped cache (arc_get);
+   thread 1's count of open calls of a function is in the
    function (CP_Fn.main_open), beside what else a call reads of it; a
    frame holds the run's events only (frame_size) and where the
    callee's open calls are counted, so that its return reads nothing
@@ -628,9 +631,10 @@ static void left(CP_Fn *fn)
       CP_(set_collect)(!CP_(collecting)());
 }
 
-/* A call to TO from SRC.  FOLD: a call into a PLT stub that jumps to
-   TO (see Folding): the context and the call site of skipped code stay
-   the caller's until the stub's jump. */
+/* A call to TO from SRC, made by exit E.  FOLD: a call into a PLT stub
+   that jumps to TO (see Folding): the context and the call site of
+   skipped code stay the caller's until the stub's jump or, folded at the
+   call, until fold_at_call. */
 HOT void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
               Bool skip, Bool fold, CP_Exit *e)
 {
