@@ -634,7 +634,7 @@ static void left(CP_Fn *fn)
 /* A call to TO from SRC, made by exit E.  FOLD: a call into a PLT stub
    that jumps to TO (see Folding): the context and the call site of
    skipped code stay the caller's until the stub's jump or, folded at the
-   call, until fold_at_call. */
+   call, until finish_at_call. */
 HOT void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
               Bool skip, Bool fold, CP_Exit *e)
 {
@@ -813,7 +813,7 @@ static void underflow(Thread *t, CP_Loc *to, Addr target)
    arc, as the stub's jump would have made it.  What is left of the
    stub's work is done in one of two ways.
 
-   At the call (fold_at_call), when nothing is simulated (the default):
+   At the call (finish_at_call), when nothing is simulated (the default):
    the stub's block would count one run at the caller's call site and
    add its instructions to the clock, nothing else, so the call counts
    that run itself (the counters are remembered in the exit), takes the
@@ -970,11 +970,9 @@ HOT Addr fold_of(Thread *t, CP_Exit *e, Addr target, CP_Fn **callee)
    return p->fn ? to : 0;
 }
 
-/* A call folded at the call, when the stub's block is made and runs in
-   this context at this call site: that block's run counted, the
-   frame's costs at the stub's jump (Ir only: nothing is simulated) and
-   the callee's context entered; the stub's block then does nothing
-   (cp_bb.c).  False: the stub's block is not known yet. */
+/* The counters of the stub's block at STUB when called by exit E from
+   context CTX, remembered in E; NULL while that block is not made (or
+   is not one instrumented for it, CP_Block.stub). */
 static __attribute__((noinline))
 ULong *stub_counters(CP_Exit *e, Addr stub, CP_Ctx *ctx)
 {
@@ -987,7 +985,12 @@ ULong *stub_counters(CP_Exit *e, Addr stub, CP_Ctx *ctx)
    return e->stub_count = CP_(counters_of)(b, ctx, e->instr, 1);
 }
 
-HOT Bool fold_at_call(Thread *t, CP_Exit *e, Addr stub, CP_Ctx *caller)
+/* Finish a call folded by exit E from CALLER into STUB at the call, as
+   the stub's block would (see Folding): that block's run counted, the
+   frame's costs as of the stub's jump (Ir only: nothing is simulated)
+   and the callee's context entered; the stub's block then does nothing
+   (cp_bb.c).  False: not done, the stub's block is not known yet. */
+HOT Bool finish_at_call(Thread *t, CP_Exit *e, Addr stub, CP_Ctx *caller)
 {
    ULong *count = e->stub_count;
    if (UNLIKELY(e->stub_ctx != caller || count == NULL)) {
@@ -1150,7 +1153,7 @@ HOT void transition(CP_Exit *e, Addr target, Addr sp, ULong clock,
       if (to_addr != 0) {
          push(t, src, callee, to_addr, sp, False, True, e);
          if (CP_(fold_at_call) && CP_(shared_counting) &&
-             fold_at_call(t, e, target, src.ctx)) {
+             finish_at_call(t, e, target, src.ctx)) {
             n_folded++;
             return;
          }
