@@ -73,9 +73,10 @@
    function, first in what its exit remembers of its last target
    (exit_fn; a jump its location, exit_loc), then through a
    direct-mapped cache (CP_(fn_at)), and its arc in what the exit
-   remembers of its last call (its caller's and callee's contexts, all
-   in the exit's line, so that no load waits on the arc, which the call
-   still counts), then through another direct-mapped cache (arc_get);
+   remembers of its last call (its caller's and callee's contexts, in
+   the exit, which the call reads anyway, so that no decision waits on
+   the arc, which the call still counts), then through another
+   direct-mapped cache (arc_get);
    thread 1's count of open calls of a function is in the
    function (CP_Fn.main_open), beside what else a call reads of it; a
    frame holds the run's events only (frame_size) and where the
