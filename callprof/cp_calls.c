@@ -67,28 +67,27 @@
    _jump), compiled with its own paths only.  With the helper's body
    empty that loop runs at --tool=none's speed: the call into the
    helper costs next to nothing, its work is all of it.
-   On larger programs each object a call touches is also a cache miss,
-   so a call touches as few as it can.  A real return pops its frames
-   without looking its target up; a call looks up only the target's
-   function, first in what its exit remembers of its last target
-   (exit_fn; a jump its location, exit_loc), then through a
-   direct-mapped cache (CP_(fn_at)), and its arc in what the exit
-   remembers of its last call (its caller's and callee's contexts, in
-   the exit, which the call reads anyway, so that no decision waits on
-   the arc, which the call still counts), then through another
-   direct-mapped cache (arc_get);
-   thread 1's count of open calls of a function is in the
-   function (CP_Fn.main_open), beside what else a call reads of it; a
-   frame holds the run's events only (frame_size) and where the
-   callee's open calls are counted, so that its return reads nothing
+   On larger programs each object a call touches is also a cache miss, so a
+   call touches as few as it can.  A real return pops its frames without
+   looking its target up; a call looks up only the target's function, first
+   in what its exit remembers of its last target (exit_fn; a jump its
+   location, exit_loc), then through a direct-mapped cache (CP_(fn_at)),
+   and its arc in what the exit remembers of its last call (its caller's
+   and callee's contexts, in the exit, which the call reads anyway, so that
+   no decision waits on the arc, which the call still counts), then through
+   another direct-mapped cache (arc_get); thread 1's count of open calls of
+   a function is in the function (CP_Fn.main_open), beside what else a call
+   reads of it; a frame holds the run's events only (frame_size) and where
+   the callee's open calls are counted, so that its return reads nothing
    else of the callee; a return restores the caller's context from its
-   frame, its recursion level recomputed only when open-call counts
-   changed other than by pushes and their pops since the call
-   (levels_gen); the call site of skipped code is mirrored in
-   CP_(skip_site) for the blocks' inline check (cp.h, CP_Foreign); and
-   the count of open calls per function (for the entry and exit
-   actions) is kept only when some function has an action; a call
-   through a PLT stub is folded with the stub's jump (see Folding).
+   frame, its recursion level recomputed only when open-call counts changed
+   other than by pushes and their pops since the call (levels_gen); the
+   call site of skipped code is mirrored in CP_(skip_site) for the blocks'
+   inline check (cp.h, CP_Foreign); and the count of open calls per
+   function (for the entry and exit actions) is kept only when some
+   function has an action; a call through a PLT stub and the stub's jump
+   are one transition, and the stub's block does nothing more unless it
+   is simulated (see Folding).
    docs/benchmarks.md has the profiles and what each step gained. */
 
 #include "pub_tool_basics.h"
