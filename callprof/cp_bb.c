@@ -714,8 +714,8 @@ ULong CP_(blocks_uncollected)(void)
    return discard[0];
 }
 
-/* The counters of block B in context CTX at skipped call site SITE for
-   thread TID: its own, or foreign ones found or made. */
+/* The foreign counters of block B in context CTX at skipped call site
+   SITE for thread TID, found or made. */
 static CP_Foreign *foreign_of(CP_Block *b, CP_Ctx *ctx, Addr site, UInt tid)
 {
    CP_Foreign *f, *prev;
@@ -831,7 +831,7 @@ static IRExpr *tmp_of(IRSB *out, IRType ty, IRExpr *e)
 #define STUB_SLOTS 8
 static ULong stub_scratch[STUB_SLOTS];
 
-static IRExpr *stub_counters(IRSB *out, IRExpr *done, IRExpr *counters)
+static IRExpr *scratch_if_done(IRSB *out, IRExpr *done, IRExpr *counters)
 {
    return tmp_of(out, Ity_I64, IRExpr_ITE(done,
                     mkIRExpr_HWord((HWord)stub_scratch), counters));
@@ -866,7 +866,7 @@ static IRTemp add_base(IRSB *out, CP_Block *b, IRExpr *clock, IRExpr *done)
          IRExpr_Load(TP_END, Ity_I64,
                      mkIRExpr_HWord((HWord)&b->last_count)));
       if (done != NULL)
-         count = stub_counters(out, done, count);
+         count = scratch_if_done(out, done, count);
       IRExpr *site = tmp_of(out, Ity_I64,
          IRExpr_Load(TP_END, Ity_I64,
             tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64, count,
@@ -1178,7 +1178,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
             IRExpr *addr = tmp_of(out, Ity_I64,
                           IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
                                        mkU64(8 * r)));
-            ir_add_u64(out, done ? stub_counters(out, done, addr) : addr, 1);
+            ir_add_u64(out, done ? scratch_if_done(out, done, addr) : addr, 1);
             run_open = True;
          }
          if (b->sim) {

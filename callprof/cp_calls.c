@@ -632,9 +632,9 @@ static void left(CP_Fn *fn)
 }
 
 /* A call to TO from SRC, made by exit E.  FOLD: a call into a PLT stub
-   that jumps to TO (see Folding): the context and the call site of
-   skipped code stay the caller's until the stub's jump or, folded at the
-   call, until finish_at_call. */
+   that jumps to TO (see Folding): the context stays the caller's, the
+   callee's kept in fold_ctx, for transition to finish the fold at the
+   call or leave it to the stub's jump. */
 HOT void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
               Bool skip, Bool fold, CP_Exit *e)
 {
@@ -698,7 +698,6 @@ HOT void push(Thread *t, Site src, CP_Fn *to, Addr target, Addr sp,
       }
       if (fold) {
          t->fold_ctx = ctx;
-         set_nonskipped(t, src);
          return;
       }
       CP_(set_ctx)(ctx);
@@ -1000,8 +999,8 @@ HOT Bool finish_at_call(Thread *t, CP_Exit *e, Addr stub, CP_Ctx *caller)
    }
    count[0]++;
    FRAME(t, t->sp - 1)->enter[0] += e->stub_instrs;
+   /* The call site of skipped code stays none, as fold_of found it. */
    CP_(set_ctx)(t->fold_ctx);
-   set_nonskipped(t, (Site){ NULL, 0, 0 });
    t->stub_count = count;
    CP_(stub_pending) = stub;
    n_at_call++;
@@ -1159,6 +1158,7 @@ HOT void transition(CP_Exit *e, Addr target, Addr sp, ULong clock,
          }
          t->fold_target = to_addr;
          t->fold_stub = fn;
+         set_nonskipped(t, src);     /* the stub's block counts there */
          return;
       }
    }
