@@ -837,15 +837,6 @@ static IRExpr *scratch_if_done(IRSB *out, IRExpr *done, IRExpr *counters)
                     mkIRExpr_HWord((HWord)stub_scratch), counters));
 }
 
-/* *(ULong *)ADDR += COND (an Ity_I1) */
-static void add_u64(IRSB *out, IRExpr *addr, IRExpr *cond)
-{
-   IRExpr *old = tmp_of(out, Ity_I64, IRExpr_Load(TP_END, Ity_I64, addr));
-   IRExpr *one = tmp_of(out, Ity_I64, IRExpr_Unop(Iop_1Uto64, cond));
-   addStmtToIRSB(out, IRStmt_Store(TP_END, addr,
-      tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Add64, old, one))));
-}
-
 /* if (CP_(inline_ctx) != b->last_ctx) CP_(ctx_counters)(b, CLOCK);
    base = b->last_count
    and for a skipped function's block (see CP_Foreign)
@@ -1209,7 +1200,8 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
             IRExpr *addr = tmp_of(out, Ity_I64,
                IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(base),
                   mkU64(8 * (b->n_runs + exit_no))));
-            add_u64(out, addr, st->Ist.Exit.guard);
+            ir_add_u64_by(out, addr, tmp_of(out, Ity_I64,
+                             IRExpr_Unop(Iop_1Uto64, st->Ist.Exit.guard)));
          }
          exit_no++;
          now = ir_clock_now(out, &clock);

@@ -12,6 +12,9 @@
    per run of a superblock, as Massif, at an address it reads from a
    shadow-state slot; otherwise it adds a superblock's count on entry:
    heapsnap/hs_fast.c), callprof its per-run counters.
+   ir_add_u64_by(sb, addr, delta) is the same with DELTA an Ity_I64
+   atom computed by the block (callprof: a side exit's guard, widened,
+   to count the exits taken).
 
    IRClock counts guest instructions in a slot of each thread's shadow
    guest state instead (callprof's instruction clock), in less code:
@@ -42,15 +45,19 @@
 #include "pub_tool_tooliface.h"
 #include "tool_platform.h"
 
-static inline void ir_add_u64(IRSB *sb, IRExpr *addr, ULong delta)
+static inline void ir_add_u64_by(IRSB *sb, IRExpr *addr, IRExpr *delta)
 {
    IRTemp old = newIRTemp(sb->tyenv, Ity_I64);
    IRTemp upd = newIRTemp(sb->tyenv, Ity_I64);
    addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(TP_END, Ity_I64, addr)));
    addStmtToIRSB(sb, IRStmt_WrTmp(upd, IRExpr_Binop(Iop_Add64,
-                                       IRExpr_RdTmp(old),
-                                       IRExpr_Const(IRConst_U64(delta)))));
+                                       IRExpr_RdTmp(old), delta)));
    addStmtToIRSB(sb, IRStmt_Store(TP_END, addr, IRExpr_RdTmp(upd)));
+}
+
+static inline void ir_add_u64(IRSB *sb, IRExpr *addr, ULong delta)
+{
+   ir_add_u64_by(sb, addr, IRExpr_Const(IRConst_U64(delta)));
 }
 
 typedef struct {
