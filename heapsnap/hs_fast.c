@@ -39,15 +39,16 @@
       (clock_addr_from_state): 17 bytes of host code per superblock
       instead of 30, translations 6% smaller (python3: 8.33 -> 7.79
       MB, where Massif's are 8.21), at the same speed.
-   2. Loops unrolled up to 8 times (iropt_unroll_thresh 400, where the
+   2. Loops unrolled up to 8 times (iropt_unroll_thresh 260, where the
       core's default is 120): the add on entry is paid once per 8 turns
-      of a tight loop: 3.15 s -> 2.87 s.  A user's
-      --vex-iropt-unroll-thresh still wins.  It costs memory: the
-      unrolled copies are translated too, and VEX's working memory for
-      a translation grows with the largest superblock (xz's peak is 90
-      KB above Massif's with 400, 20 KB below with 120).  260 put
-      malloc-heavy at 0.87x of Massif, against 0.80x
-      (docs/benchmarks.md, "heapsnap's unrolling and memory").
+      of a tight loop: 3.15 s -> 2.87 s (with 400, the first setting).
+      A user's --vex-iropt-unroll-thresh still wins.  It costs memory:
+      the unrolled copies are translated too, and VEX's working memory
+      for a translation grows with the largest superblock.  With 400,
+      xz's largest was an unrolled loop, and its peak 150 KB above
+      Massif's; with 260 VEX's working memory on xz is what it is with
+      120, and malloc-heavy runs at 0.80x of Massif, against 0.78x with
+      400 (docs/benchmarks.md, "heapsnap's unrolling and memory").
    3. Malloc calls from generated code (add_fast_call, below): the
       scheduler's round trip saved on every allocation and free:
       3.23 s -> 3.15 s.  Assumes amd64's guest state (include/
@@ -416,7 +417,7 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
 
 /* Before the options: trick 2's default, which the core's
    --vex-iropt-unroll-thresh then overrides. */
-#define FAST_UNROLL 400
+#define FAST_UNROLL 260
 #define CORE_UNROLL 120      /* LibVEX_default_VexControl's */
 
 void HS_(fast_pre_clo_init)(void)
