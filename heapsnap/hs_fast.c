@@ -42,7 +42,8 @@
    2. Loops unrolled up to 8 times (iropt_unroll_thresh 260, where the
       core's default is 120): the add on entry is paid once per 8 turns
       of a tight loop: 3.15 s -> 2.87 s (with 400, the first setting).
-      A user's --vex-iropt-unroll-thresh still wins.  It costs memory:
+      A user's --vex-iropt-unroll-thresh still wins, with --fast-paths=no
+      too (unroll_given).  It costs memory:
       the unrolled copies are translated too, and VEX's working memory
       for a translation grows with the largest superblock.  With 400,
       xz's largest was an unrolled loop, and its peak 150 KB above
@@ -65,6 +66,7 @@
    only. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -73,6 +75,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_xarray.h"
 #include "valgrind.h"
 
 #include "hs.h"
@@ -426,12 +429,31 @@ void HS_(fast_pre_clo_init)(void)
    VG_(clo_vex_control).iropt_unroll_thresh = FAST_UNROLL;
 }
 
+/* Whether the user gave --vex-iropt-unroll-thresh: on the command line,
+   in $VALGRIND_OPTS or in a .valgrindrc, all of which are in the core's
+   arguments. */
+static Bool unroll_given(void)
+{
+   static const HChar opt[] = "--vex-iropt-unroll-thresh=";
+   Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
+   for (i = 0; i < n; i++) {
+      const HChar *arg = *(HChar **)VG_(indexXA)(VG_(args_for_valgrind), i);
+      if (VG_(strncmp)(arg, opt, sizeof opt - 1) == 0)
+         return True;
+   }
+   return False;
+}
+
 /* After the options. */
 void HS_(fast_post_clo_init)(void)
 {
    clock_in_state = HS_(clo_time_unit) == HS_TimeI && HS_(clo_fast_paths);
-   /* Valgrind's default again, unless the user gave one. */
-   if (!HS_(clo_fast_paths) &&
-       VG_(clo_vex_control).iropt_unroll_thresh == FAST_UNROLL)
+   /* Valgrind's default again, unless the user gave a threshold (even
+      one equal to FAST_UNROLL). */
+   if (!HS_(clo_fast_paths) && !unroll_given())
       VG_(clo_vex_control).iropt_unroll_thresh = CORE_UNROLL;
+   if (VG_(clo_verbosity) > 1)
+      VG_(umsg)("heapsnap: fast paths %s, loops unrolled up to VEX's "
+                "threshold %d\n", HS_(clo_fast_paths) ? "on" : "off",
+                VG_(clo_vex_control).iropt_unroll_thresh);
 }
