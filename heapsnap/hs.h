@@ -78,9 +78,7 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
                       const VexGuestExtents *vge,
                       const VexArchInfo *archinfo_host,
                       IRType gWordTy, IRType hWordTy);
-/* hs_fast.c's settings: before the options, and as the last allocation
-   of post_clo_init. */
-void HS_(fast_pre_clo_init)(void);
+/* hs_fast.c's settings, as the last allocation of post_clo_init. */
 void HS_(fast_post_clo_init)(void);
 /* A thread is given the CPU: what generated code reads of its state. */
 void HS_(fast_start_client_code)(ThreadId tid);

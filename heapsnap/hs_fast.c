@@ -42,10 +42,10 @@
    2. Loops unrolled up to 8 times (iropt_unroll_thresh 260, where the
       core's default is 120): the add on entry is paid once per 8 turns
       of a tight loop: 3.15 s -> 2.87 s (with 400, the first setting).
-      A user's --vex-iropt-unroll-thresh still wins, with --fast-paths=no
-      too (unroll_given).  It costs memory:
-      the unrolled copies are translated too, and VEX's working memory
-      for a translation grows with the largest superblock.  With 400,
+      A user's --vex-iropt-unroll-thresh still wins (unroll_given).  It
+      costs memory: the unrolled copies are translated too, and VEX's
+      working memory for a translation grows with the largest
+      superblock.  With 400,
       xz's largest was an unrolled loop, and its peak 150 KB above
       Massif's; with 260 VEX's working memory on xz is what it is with
       120, and malloc-heavy runs at 0.80x of Massif, against 0.78x with
@@ -419,15 +419,8 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
    return out;
 }
 
-/* Before the options: trick 2's default, which the core's
-   --vex-iropt-unroll-thresh then overrides. */
+/* Trick 2's threshold, where the core's default is 120. */
 #define FAST_UNROLL 260
-#define CORE_UNROLL 120      /* LibVEX_default_VexControl's */
-
-void HS_(fast_pre_clo_init)(void)
-{
-   VG_(clo_vex_control).iropt_unroll_thresh = FAST_UNROLL;
-}
 
 /* Whether the user gave --vex-iropt-unroll-thresh: on the command line,
    in $VALGRIND_OPTS or in a .valgrindrc, all of which are in the core's
@@ -448,10 +441,10 @@ static Bool unroll_given(void)
 void HS_(fast_post_clo_init)(void)
 {
    clock_in_state = HS_(clo_time_unit) == HS_TimeI && HS_(clo_fast_paths);
-   /* Valgrind's default again, unless the user gave a threshold (even
-      one equal to FAST_UNROLL). */
-   if (!HS_(clo_fast_paths) && !unroll_given())
-      VG_(clo_vex_control).iropt_unroll_thresh = CORE_UNROLL;
+   /* A threshold the user gave stands; --fast-paths=no leaves the
+      core's. */
+   if (HS_(clo_fast_paths) && !unroll_given())
+      VG_(clo_vex_control).iropt_unroll_thresh = FAST_UNROLL;
    if (VG_(clo_verbosity) > 1)
       VG_(umsg)("heapsnap: fast paths %s, loops unrolled up to VEX's "
                 "threshold %d\n", HS_(clo_fast_paths) ? "on" : "off",

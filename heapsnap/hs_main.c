@@ -359,7 +359,6 @@ static void hs_pre_clo_init(void)
    VG_(clo_vex_control).iropt_register_updates_default
       = VG_(clo_px_file_backed)
       = VexRegUpdSpAtMemAccess;   /* exact stacks, as Massif */
-   HS_(fast_pre_clo_init)();     /* hs_fast.c */
    /* Inlined frames in the trees, as Massif shows them. */
    VG_(clo_read_inline_info) = True;
 
