@@ -22,7 +22,12 @@
                   taken and kept (culling, the peak);
      hs_stacks.c  --stacks=yes: stack bytes of every thread, and each
                   thread's high-water mark with its call stack;
-     hs_pages.c   --pages-as-heap=yes: mmap, mremap and brk at page level.
+     hs_pages.c   --pages-as-heap=yes: mmap, mremap and brk at page level;
+     hs_xtree.c   --xtree-memory: the allocation tree files, as Massif
+                  writes them;
+     hs_corealign.c
+                  no code of heapsnap's: where the core's code starts in
+                  the executable, pinned for steady speed.
 
    Every name shared between these files is HS_(name), which expands to
    vgHeapsnap_name: all tool objects are linked into one executable with
