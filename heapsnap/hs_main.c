@@ -325,14 +325,35 @@ static void hs_start_client_code(ThreadId tid, ULong blocks_done)
    HS_(snap_write)(HS_(clo_out_file), HS_WriteAll);
 }
 
+/* --stats=yes says where the core's code starts: heapsnap/hs_corealign.c
+   pins it 48 bytes past a 64-byte boundary, provided the link puts that
+   file's bytes after heapsnap's code and the writer's and before the
+   core's, which is checked here on a function of each
+   (tests/heapsnap/core_align). */
+extern const char hs_corealign[];
+
+static void layout_stats(void)
+{
+   Addr pin = (Addr)hs_corealign;
+   if (pin > (Addr)HS_(xt_report) && pin > (Addr)pw_ms_header
+       && pin < (Addr)VG_(malloc))
+      VG_(dmsg)("heapsnap: the core's code starts %lu bytes past a "
+                "64-byte boundary, after heapsnap's\n", (pin + 48) % 64);
+   else
+      VG_(dmsg)("heapsnap: the core's code is not where hs_corealign.c "
+                "puts it\n");
+}
+
 static void hs_fini(Int exitcode)
 {
    /* The file ends with the last snapshot taken, as Massif's; the clock
       at exit is for -v (tests/same-clock compares it across runs). */
    if (VG_(clo_verbosity) > 1)
       VG_(umsg)("heapsnap: time at exit: %llu\n", HS_(now)());
-   if (VG_(clo_stats))
+   if (VG_(clo_stats)) {
       HS_(memo_stats)();
+      layout_stats();
+   }
    HS_(heap_fini)();
    HS_(xt_report)(VG_(clo_xtree_memory_file), True);
    if (HS_(snap_write)(HS_(clo_out_file), HS_WriteAll) && HS_(clo_stacks))
