@@ -30,4 +30,6 @@ __asm__(".text\n"
         "\t.p2align 6\n"
         "\t.globl hs_corealign\n"
         "hs_corealign:\n"
-        "\t.skip 48, 0xcc\n");
+        "\t.skip 48, 0xcc\n"
+        "\t.globl hs_corealign_end\n"     /* where the core's code starts */
+        "hs_corealign_end:\n");

@@ -326,19 +326,19 @@ static void hs_start_client_code(ThreadId tid, ULong blocks_done)
 }
 
 /* --stats=yes says where the core's code starts: heapsnap/hs_corealign.c
-   pins it 48 bytes past a 64-byte boundary, provided the link puts that
-   file's bytes after heapsnap's code and the writer's and before the
-   core's, which is checked here on a function of each
+   pins it at the end of its bytes, 48 bytes past a 64-byte boundary,
+   provided the link puts them after heapsnap's code and the writer's and
+   before the core's, which is checked here on a function of each
    (tests/heapsnap/core_align). */
-extern const char hs_corealign[];
+extern const char hs_corealign[], hs_corealign_end[];
 
 static void layout_stats(void)
 {
-   Addr pin = (Addr)hs_corealign;
+   Addr pin = (Addr)hs_corealign, core = (Addr)hs_corealign_end;
    if (pin > (Addr)HS_(xt_report) && pin > (Addr)pw_ms_header
-       && pin < (Addr)VG_(malloc))
+       && core <= (Addr)VG_(malloc))
       VG_(dmsg)("heapsnap: the core's code starts %lu bytes past a "
-                "64-byte boundary, after heapsnap's\n", (pin + 48) % 64);
+                "64-byte boundary, after heapsnap's\n", core % 64);
    else
       VG_(dmsg)("heapsnap: the core's code is not where hs_corealign.c "
                 "puts it\n");
