@@ -211,4 +211,9 @@ void HS_(xt_report)(const HChar *file, Bool fini);
    block may come or go during the walk. */
 Bool HS_(next_live_block)(UWord *cursor, SizeT *req, HS_Site **site);
 
+/* hs_corealign.c's bytes, which the link puts just before the core's
+   code, and their end, where the core's code starts (hs_main.c reads
+   them for --stats=yes). */
+extern const char HS_(corealign)[], HS_(corealign_end)[];
+
 #endif /* HS_H */

@@ -28,8 +28,8 @@
 
 __asm__(".text\n"
         "\t.p2align 6\n"
-        "\t.globl hs_corealign\n"
-        "hs_corealign:\n"
+        "\t.globl vgHeapsnap_corealign\n"      /* HS_(corealign), hs.h */
+        "vgHeapsnap_corealign:\n"
         "\t.skip 48, 0xcc\n"
-        "\t.globl hs_corealign_end\n"     /* where the core's code starts */
-        "hs_corealign_end:\n");
+        "\t.globl vgHeapsnap_corealign_end\n"  /* where the core starts */
+        "vgHeapsnap_corealign_end:\n");

@@ -330,11 +330,9 @@ static void hs_start_client_code(ThreadId tid, ULong blocks_done)
    provided the link puts them after heapsnap's code and the writer's and
    before the core's, which is checked here on a function of each
    (tests/heapsnap/core_align). */
-extern const char hs_corealign[], hs_corealign_end[];
-
 static void layout_stats(void)
 {
-   Addr pin = (Addr)hs_corealign, core = (Addr)hs_corealign_end;
+   Addr pin = (Addr)HS_(corealign), core = (Addr)HS_(corealign_end);
    if (pin > (Addr)HS_(xt_report) && pin > (Addr)pw_ms_header
        && core <= (Addr)VG_(malloc))
       VG_(dmsg)("heapsnap: the core's code starts %lu bytes past a "
