@@ -45,12 +45,11 @@
       A user's --vex-iropt-unroll-thresh still wins (unroll_given).  It
       costs memory: the unrolled copies are translated too, and VEX's
       working memory for a translation grows with the largest
-      superblock.  With 400,
-      xz's largest was an unrolled loop, and its peak 150 KB above
-      Massif's; with 260 VEX's working memory on xz is what it is with
-      120, and malloc-heavy runs at 0.80x of Massif, against 0.78x with
-      400 (docs/benchmarks.md, "heapsnap's unrolling and memory" and
-      "heapsnap's unrolling at 260").
+      superblock.  With 400, xz's largest was an unrolled loop, and its
+      peak 150 KB above Massif's; with 260 VEX's working memory on xz is
+      what it is with 120, and malloc-heavy runs at 0.80x of Massif,
+      against 0.78x with 400 (docs/benchmarks.md, "heapsnap's unrolling
+      and memory" and "heapsnap's unrolling at 260").
    3. Malloc calls from generated code (add_fast_call, below): the
       scheduler's round trip saved on every allocation and free:
       3.23 s -> 3.15 s.  Assumes amd64's guest state (include/
