@@ -586,6 +586,11 @@ void CP_(calls_init)(void);
 /* Memory unmapped: the PLT stubs read there are forgotten (cp_calls.c,
    Folding). */
 void CP_(plt_unmapped)(Addr a, SizeT len);
+/* The same for the symbol ranges of indirect jumps (cp_bb.c). */
+void CP_(own_ranges_unmapped)(Addr a, SizeT len);
+/* --stats=yes: the indirect jumps that call their helper only when they
+   leave their function (cp_bb.c). */
+void CP_(bb_stats)(void);
 /* In skipped code: the call site the running thread counts at (see
    CP_Foreign), kept by cp_calls.c at every change (0: not in skipped
    code), for generated code and CP_(ctx_counters). */

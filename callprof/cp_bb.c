@@ -21,6 +21,8 @@
       per exit that may change function (a call, a return, an indirect
       jump, a jump Callgrind takes as a call), the helper of its kind:
                            CP_(transition_<kind>)(exit, target, SP, clock)
+         (an indirect jump only when its target leaves its function's
+         symbol: see "Indirect jumps inside their function")
       per system call or client request:
                            CP_(sys_block) = b ; CP_(sys_count) = base
       in a PLT stub's block (is_stub), first:
@@ -1064,6 +1066,131 @@ static void add_transition(IRSB *out, const VexGuestLayout *layout,
    addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 
+/*------------------------------------------------------------*/
+/*--- Indirect jumps inside their function                 ---*/
+/*------------------------------------------------------------*/
+
+/* An indirect jump to an address inside the symbol its block is in,
+   other than the symbol's first byte, is no call: no symbol starts
+   there, and it is the same object and section (jump_is_call).  Nor
+   does it leave frames: longjmp and exceptions jump from code of their
+   own, in another function.  So the jump helper would do nothing for it
+   (cp_calls.c, transition), and generated code calls it only when the
+   target is outside that range:
+
+      if (target - (lo + 1) >= hi - (lo + 1)) CP_(transition_jump)(...)
+
+   A switch's jump through its table is the common case: sqlite3's
+   virtual machine makes one at every opcode.  Not with --collect-jumps,
+   whose helper counts each indirect jump, nor in skipped code (a PLT
+   stub's jump is a call).
+
+   The core gives a tool no symbol's size, but it gives the offset of an
+   address in the symbol containing it, and its symbol tables are
+   canonical: no two symbols' ranges overlap (one is cut short where the
+   next starts), and "contains" and "starts at" (is_entry) are answered
+   from the same table.  So the symbol's range is where addresses count
+   their offset from its start; its end is found by search from the
+   block, once per symbol (kept in own_ranges until its object is
+   unmapped). */
+typedef struct {
+   VgHashNode node;           /* key: the symbol's start */
+   Addr       end;            /* first address after it */
+} OwnRange;
+
+static VgHashTable *own_ranges;
+static ULong        n_own_tested;  /* exits, for --stats=yes */
+
+/* The start of the symbol containing A, or 0: its name ends in "+N"
+   when A is N bytes into it. */
+static Addr sym_start(Addr a)
+{
+   const HChar *name, *p, *q;
+   Addr off = 0;
+   if (!VG_(get_fnname_w_offset)(VG_(current_DiEpoch)(), a, &name))
+      return 0;
+   p = VG_(strrchr)(name, '+');
+   if (p == NULL || p[1] == '\0')
+      return a;
+   for (q = p + 1; *q >= '0' && *q <= '9'; q++)
+      off = off * 10 + (Addr)(*q - '0');
+   return *q == '\0' ? a - off : a;  /* else a '+' of the name itself */
+}
+
+/* The range (LO, HI) of jumps from block B that need no helper; False
+   if there is none. */
+static Bool own_range(const CP_Block *b, Addr *lo, Addr *hi)
+{
+   Addr a = b->key, s, good, bad, mid;
+   SizeT step = 64;
+   OwnRange *r;
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar *entry;
+
+   if (CP_(clo_collect_jumps) || b->loc->fn->skip || b->loc->di == NULL)
+      return False;
+   s = sym_start(a);
+   if (s == 0 || s > a || sym_start(s) != s ||
+       !VG_(get_fnname_if_entry)(ep, s, &entry))
+      return False;
+   r = VG_(HT_lookup)(own_ranges, s);
+   if (r == NULL) {
+      /* good is in the symbol, bad is not */
+      good = a;
+      for (;;) {
+         bad = good + step;
+         if (bad < good || sym_start(bad) != s)
+            break;
+         good = bad;
+         if (step < ((SizeT)1 << 24))
+            step *= 2;
+      }
+      while (bad - good > 1) {
+         mid = good + (bad - good) / 2;
+         if (sym_start(mid) == s)
+            good = mid;
+         else
+            bad = mid;
+      }
+      r = VG_(malloc)("cp.bb.own_range.1", sizeof *r);
+      r->node.key = s;
+      r->end = bad;
+      VG_(HT_add_node)(own_ranges, r);
+   }
+   if (VG_(find_DebugInfo)(ep, s) != b->loc->di ||
+       VG_(find_DebugInfo)(ep, r->end - 1) != b->loc->di ||
+       VG_(DebugInfo_sect_kind)(NULL, s) != b->loc->sect ||
+       VG_(DebugInfo_sect_kind)(NULL, r->end - 1) != b->loc->sect)
+      return False;
+   *lo = s;
+   *hi = r->end;
+   n_own_tested++;
+   return True;
+}
+
+void CP_(bb_stats)(void)
+{
+   VG_(dmsg)("callprof: indirect jumps testing their own function's range: "
+             "%llu\n", n_own_tested);
+}
+
+/* The symbols of [A, A + LEN) are gone: so are their ranges. */
+void CP_(own_ranges_unmapped)(Addr a, SizeT len)
+{
+   OwnRange *r;
+   Bool again = True;
+   while (again) {
+      again = False;
+      VG_(HT_ResetIter)(own_ranges);
+      while ((r = VG_(HT_Next)(own_ranges)) != NULL)
+         if (r->node.key >= a && r->node.key - a < len) {
+            VG_(free)(VG_(HT_remove)(own_ranges, r->node.key));
+            again = True;
+            break;
+         }
+   }
+}
+
 /* Which exits get a transition: calls and returns always; other jumps
    when the target is unknown, or known and taken as a call. */
 static Bool wants_transition(const CP_Block *b, IRJumpKind jk, IRExpr *dst,
@@ -1227,9 +1354,18 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
       sim_branch(out, &se, False, in->next);
    now = ir_clock_now(out, &clock);
    ir_clock_write(out, &clock, now);
-   if (wants_transition(b, in->jumpkind, in->next, &kind))
+   if (wants_transition(b, in->jumpkind, in->next, &kind)) {
+      IRExpr *guard = not_done;
+      Addr lo, hi;
+      if (kind == CP_Jump && in->next->tag != Iex_Const && guard == NULL
+          && own_range(b, &lo, &hi))
+         guard = tmp_of(out, Ity_I1, IRExpr_Binop(Iop_CmpLE64U,
+                    mkU64(hi - (lo + 1)),
+                    tmp_of(out, Ity_I64, IRExpr_Binop(Iop_Sub64, in->next,
+                                                      mkU64(lo + 1)))));
       add_transition(out, layout, b, kind, instr, next_instr, in->next,
-                     not_done, now);
+                     guard, now);
+   }
    if ((in->jumpkind == Ijk_Sys_syscall || in->jumpkind == Ijk_ClientReq)
        && base != IRTemp_INVALID) {
       addStmtToIRSB(out, IRStmt_Store(TP_END,
@@ -1264,4 +1400,5 @@ void CP_(bb_init)(void)
    shared_strs = VG_(HT_construct)("callprof names");
    locs = VG_(HT_construct)("callprof locs");
    blocks_by_addr = VG_(HT_construct)("callprof blocks");
+   own_ranges = VG_(HT_construct)("callprof own ranges");
 }

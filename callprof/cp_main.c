@@ -516,6 +516,8 @@ static void cp_fini(Int exitcode)
 {
    CP_(sim_finish)();
    CP_(calls_fini)();
+   if (VG_(clo_stats))
+      CP_(bb_stats)();
    CP_(dump)(NULL, False);
    print_summary();
 }
@@ -532,6 +534,13 @@ static void cp_stop_client_code(ThreadId tid, ULong blocks_done)
 {
    CP_(clock_fold)(tid);
    CP_(thread_stop)(tid);
+}
+
+/* Memory unmapped: what was read of the code there is forgotten. */
+static void cp_unmapped(Addr a, SizeT len)
+{
+   CP_(plt_unmapped)(a, len);
+   CP_(own_ranges_unmapped)(a, len);
 }
 
 static void cp_thread_created(ThreadId parent, ThreadId child)
@@ -579,7 +588,7 @@ static void cp_pre_clo_init(void)
    VG_(track_stop_client_code)(cp_stop_client_code);
    VG_(track_pre_deliver_signal)(CP_(pre_signal));
    VG_(track_post_deliver_signal)(CP_(post_signal));
-   VG_(track_die_mem_munmap)(CP_(plt_unmapped));
+   VG_(track_die_mem_munmap)(cp_unmapped);
 
    CP_(bb_init)();
 }
