@@ -1075,8 +1075,9 @@ static void add_transition(IRSB *out, const VexGuestLayout *layout,
    there, and it is the same object and section (jump_is_call).  Nor
    does it leave frames: longjmp and exceptions jump from code of their
    own, in another function.  So the jump helper would do nothing for it
-   (cp_calls.c, transition), and generated code calls it only when the
-   target is outside that range:
+   (cp_calls.c, transition) but bring CP_(ir) up to date, which the next
+   helper or the thread's stop does as well; generated code calls it only
+   when the target is outside that range:
 
       if (target - (lo + 1) >= hi - (lo + 1)) CP_(transition_jump)(...)
 
