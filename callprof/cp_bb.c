@@ -1096,10 +1096,12 @@ static void add_transition(IRSB *out, const VexGuestLayout *layout,
    unmapped). */
 typedef struct {
    VgHashNode node;           /* key: the symbol's start */
-   Addr       end;            /* first address after it */
+   Addr       end;            /* first address after it; 0: no range
+                                 (its start is not one) */
 } OwnRange;
 
 static VgHashTable *own_ranges;
+static Addr         own_lo = ~(Addr)0, own_hi;  /* the starts kept */
 static ULong        n_own_tested;  /* exits, for --stats=yes */
 
 /* The start of the symbol containing A, or 0: its name ends in "+N"
@@ -1131,34 +1133,41 @@ static Bool own_range(const CP_Block *b, Addr *lo, Addr *hi)
    if (CP_(clo_collect_jumps) || b->loc->fn->skip || b->loc->di == NULL)
       return False;
    s = sym_start(a);
-   if (s == 0 || s > a || sym_start(s) != s ||
-       !VG_(get_fnname_if_entry)(ep, s, &entry))
+   if (s == 0 || s > a)
       return False;
    r = VG_(HT_lookup)(own_ranges, s);
    if (r == NULL) {
-      /* good is in the symbol, bad is not */
-      good = a;
-      for (;;) {
-         bad = good + step;
-         if (bad < good || sym_start(bad) != s)
-            break;
-         good = bad;
-         if (step < ((SizeT)1 << 24))
-            step *= 2;
-      }
-      while (bad - good > 1) {
-         mid = good + (bad - good) / 2;
-         if (sym_start(mid) == s)
-            good = mid;
-         else
-            bad = mid;
-      }
       r = VG_(malloc)("cp.bb.own_range.1", sizeof *r);
       r->node.key = s;
-      r->end = bad;
+      r->end = 0;
+      if (sym_start(s) == s && VG_(get_fnname_if_entry)(ep, s, &entry)) {
+         /* good is in the symbol, bad is not */
+         good = a;
+         for (;;) {
+            bad = good + step;
+            if (bad < good || sym_start(bad) != s)
+               break;
+            good = bad;
+            if (step < ((SizeT)1 << 24))
+               step *= 2;
+         }
+         while (bad - good > 1) {
+            mid = good + (bad - good) / 2;
+            if (sym_start(mid) == s)
+               good = mid;
+            else
+               bad = mid;
+         }
+         r->end = bad;
+      }
       VG_(HT_add_node)(own_ranges, r);
+      if (s < own_lo)
+         own_lo = s;
+      if (s >= own_hi)
+         own_hi = s + 1;
    }
-   if (VG_(find_DebugInfo)(ep, s) != b->loc->di ||
+   if (r->end == 0 ||
+       VG_(find_DebugInfo)(ep, s) != b->loc->di ||
        VG_(find_DebugInfo)(ep, r->end - 1) != b->loc->di ||
        VG_(DebugInfo_sect_kind)(NULL, s) != b->loc->sect ||
        VG_(DebugInfo_sect_kind)(NULL, r->end - 1) != b->loc->sect)
@@ -1175,21 +1184,19 @@ void CP_(bb_stats)(void)
              "%llu\n", n_own_tested);
 }
 
-/* The symbols of [A, A + LEN) are gone: so are their ranges. */
+/* The symbols of [A, A + LEN) are gone: so are their ranges (as
+   CP_(plt_unmapped) forgets the stubs: found first, then removed). */
 void CP_(own_ranges_unmapped)(Addr a, SizeT len)
 {
-   OwnRange *r;
-   Bool again = True;
-   while (again) {
-      again = False;
-      VG_(HT_ResetIter)(own_ranges);
-      while ((r = VG_(HT_Next)(own_ranges)) != NULL)
-         if (r->node.key >= a && r->node.key - a < len) {
-            VG_(free)(VG_(HT_remove)(own_ranges, r->node.key));
-            again = True;
-            break;
-         }
-   }
+   VgHashNode **all;
+   UInt n, i;
+   if (a >= own_hi || a + len <= own_lo)
+      return;
+   all = VG_(HT_to_array)(own_ranges, &n);
+   for (i = 0; i < n; i++)
+      if (all[i]->key >= a && all[i]->key - a < len)
+         VG_(free)(VG_(HT_remove)(own_ranges, all[i]->key));
+   VG_(free)(all);
 }
 
 /* Which exits get a transition: calls and returns always; other jumps
