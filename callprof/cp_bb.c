@@ -1120,12 +1120,35 @@ static Addr sym_start(Addr a)
    return *q == '\0' ? a - off : a;  /* else a '+' of the name itself */
 }
 
+/* The first address after the symbol starting at S, which contains A:
+   found by search from A, doubling the step, then halving the gap. */
+static Addr sym_end(Addr s, Addr a)
+{
+   Addr good = a, bad, mid;     /* good is in the symbol, bad is not */
+   SizeT step = 64;
+   for (;;) {
+      bad = good + step;
+      if (bad < good || sym_start(bad) != s)
+         break;
+      good = bad;
+      if (step < ((SizeT)1 << 24))
+         step *= 2;
+   }
+   while (bad - good > 1) {
+      mid = good + (bad - good) / 2;
+      if (sym_start(mid) == s)
+         good = mid;
+      else
+         bad = mid;
+   }
+   return bad;
+}
+
 /* The range (LO, HI) of jumps from block B that need no helper; False
    if there is none. */
 static Bool own_range(const CP_Block *b, Addr *lo, Addr *hi)
 {
-   Addr a = b->key, s, good, bad, mid;
-   SizeT step = 64;
+   Addr a = b->key, s;
    OwnRange *r;
    DiEpoch ep = VG_(current_DiEpoch)();
    const HChar *entry;
@@ -1139,27 +1162,8 @@ static Bool own_range(const CP_Block *b, Addr *lo, Addr *hi)
    if (r == NULL) {
       r = VG_(malloc)("cp.bb.own_range.1", sizeof *r);
       r->node.key = s;
-      r->end = 0;
-      if (sym_start(s) == s && VG_(get_fnname_if_entry)(ep, s, &entry)) {
-         /* good is in the symbol, bad is not */
-         good = a;
-         for (;;) {
-            bad = good + step;
-            if (bad < good || sym_start(bad) != s)
-               break;
-            good = bad;
-            if (step < ((SizeT)1 << 24))
-               step *= 2;
-         }
-         while (bad - good > 1) {
-            mid = good + (bad - good) / 2;
-            if (sym_start(mid) == s)
-               good = mid;
-            else
-               bad = mid;
-         }
-         r->end = bad;
-      }
+      r->end = sym_start(s) == s && VG_(get_fnname_if_entry)(ep, s, &entry)
+                  ? sym_end(s, a) : 0;
       VG_(HT_add_node)(own_ranges, r);
       if (s < own_lo)
          own_lo = s;
