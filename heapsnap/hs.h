@@ -73,7 +73,9 @@ extern Bool        HS_(clo_memo_check);     /* hs_heap.c, for tests */
 /*--- The clock (hs_main.c) and the instrumentation (hs_fast.c) ---*/
 /*------------------------------------------------------------*/
 
-extern ULong HS_(guest_instrs_executed);   /* --time-unit=i */
+/* --time-unit=i: exact whenever heapsnap runs outside generated code
+   and in its malloc calls from it (hs_fast.c, "The clock"). */
+extern ULong HS_(guest_instrs_executed);
 extern ULong HS_(churn_B);                 /* --time-unit=B: bytes
                                               allocated + freed */
 /* Now, in the chosen time unit. */
@@ -87,6 +89,8 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
 void HS_(fast_post_clo_init)(void);
 /* A thread is given the CPU: what generated code reads of its state. */
 void HS_(fast_start_client_code)(ThreadId tid);
+/* It stops running client code: its count goes into the clock. */
+void HS_(fast_stop_client_code)(ThreadId tid, ULong blocks_done);
 
 /*------------------------------------------------------------*/
 /*--- Sites and the heap (hs_heap.c)                       ---*/

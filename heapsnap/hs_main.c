@@ -388,6 +388,7 @@ static void hs_pre_clo_init(void)
                                    hs_print_usage, hs_print_debug_usage);
    VG_(needs_client_requests)(hs_handle_client_request);
    VG_(track_start_client_code)(hs_start_client_code);
+   VG_(track_stop_client_code)(HS_(fast_stop_client_code));
 
    HS_(clo_alloc_fns) = VG_(newXA)(VG_(malloc), "hs.main.alloc_fns",
                                    VG_(free), sizeof(HChar *));

@@ -10,14 +10,14 @@
    inline: a load, an add of a constant and a store, no helper call.
    heapsnap counts guest instructions with it under --stacks=yes (once
    per run of a superblock, as Massif, at an address it reads from a
-   shadow-state slot; otherwise it adds a superblock's count on entry:
-   heapsnap/hs_fast.c), callprof its per-run counters.
+   shadow-state slot: heapsnap/hs_fast.c), callprof its per-run counters.
    ir_add_u64_by(sb, addr, delta) is the same with DELTA an Ity_I64
    atom computed by the block (callprof: a side exit's guard, widened,
    to count the exits taken).
 
    IRClock counts guest instructions in a slot of each thread's shadow
-   guest state instead (callprof's instruction clock), in less code:
+   guest state instead (the instruction clock of both tools, but
+   heapsnap's under --stacks=yes), in less code:
    however a superblock is left, the count is then the count it was
    entered with plus the instructions passed on the way out, so the slot
    is read once and written before each exit, never read back:
@@ -36,7 +36,8 @@
    slot into its global count when the thread stops running client code
    (the core's stop_client_code), so the global count is exact whenever
    the tool runs outside generated code; its helpers called from
-   generated code are given the slot's value (ir_clock_now) instead. */
+   generated code are given the slot's value (ir_clock_now) or read it
+   from the guest state instead. */
 
 #ifndef IR_COUNTER_H
 #define IR_COUNTER_H
