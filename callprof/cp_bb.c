@@ -84,12 +84,7 @@ ULong    *CP_(sys_count);
    goes into the global count (cp.h). */
 void CP_(clock_fold)(ThreadId tid)
 {
-   static const ULong zero = 0;
-   ULong n;
-   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, CP_CLOCK_SLOT, sizeof n);
-   VG_(set_shadow_regs_area)(tid, 1, CP_CLOCK_SLOT, sizeof zero,
-                             (const UChar *)&zero);
-   CP_(ir_stopped) += n;
+   CP_(ir_stopped) += ir_clock_take(tid, CP_CLOCK_SLOT);
    CP_(ir) = CP_(ir_stopped);
 }
 

@@ -173,14 +173,9 @@ static ULong *count_slot(TP_GuestState *g)
    global clock, and its slot starts again from 0. */
 void HS_(fast_stop_client_code)(ThreadId tid, ULong blocks_done)
 {
-   static const ULong zero = 0;
-   ULong n;
    if (!count_in_state)
       return;
-   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, COUNT_SLOT, sizeof n);
-   VG_(set_shadow_regs_area)(tid, 1, COUNT_SLOT, sizeof zero,
-                             (const UChar *)&zero);
-   counted += n;
+   counted += ir_clock_take(tid, COUNT_SLOT);
    HS_(guest_instrs_executed) = counted;
 }
 

@@ -34,15 +34,16 @@
    and a short store, where an add to a global is two 64-bit address
    constants, a load, an add and a store.  The tool folds each thread's
    slot into its global count when the thread stops running client code
-   (the core's stop_client_code), so the global count is exact whenever
-   the tool runs outside generated code; its helpers called from
-   generated code are given the slot's value (ir_clock_now) or read it
-   from the guest state instead. */
+   (the core's stop_client_code; ir_clock_take), so the global count is
+   exact whenever the tool runs outside generated code; its helpers
+   called from generated code are given the slot's value (ir_clock_now)
+   or read it from the guest state instead. */
 
 #ifndef IR_COUNTER_H
 #define IR_COUNTER_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 #include "tool_platform.h"
 
@@ -111,6 +112,18 @@ static inline void ir_clock_write(IRSB *sb, IRClock *c, IRExpr *now)
       return;
    addStmtToIRSB(sb, IRStmt_Put(c->slot, now ? now : ir_clock_now(sb, c)));
    c->written = c->n;
+}
+
+/* The count in thread TID's slot (an offset in its shadow state 1),
+   taken out: the slot starts again from 0.  For the tool's
+   stop_client_code, which adds it to the global count. */
+static inline ULong ir_clock_take(ThreadId tid, Int slot)
+{
+   static const ULong zero = 0;
+   ULong n;
+   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, slot, sizeof n);
+   VG_(set_shadow_regs_area)(tid, 1, slot, sizeof zero, (const UChar *)&zero);
+   return n;
 }
 
 #endif /* IR_COUNTER_H */
