@@ -28,22 +28,22 @@
    0.8x Massif"; all of them against --fast-paths=no: "heapsnap's fast
    paths" there), and what each assumes:
 
-   1. The clock in the thread's state (clock_in_slot): each thread
-      counts in a slot of its shadow state, read once on entry to a
-      superblock and written before each exit with the count of the way
-      out, never added to memory (include/ir_counter.h's IRClock, which
-      callprof's clock is too); the thread's count goes into the global
-      clock when it stops running client code.  Assumes nothing reads
-      the clock from inside a superblock: true but for --stacks=yes,
-      whose stack-pointer helpers do, and which keeps the plain clock
-      (at an address read from the thread's state: clock_addr_from_state).
-      The first form added a superblock's whole count to the global on
-      entry and set it back at an early exit with a guarded store
-      (3.42 s -> 3.23 s, the guard rewritten so that VEX did not keep
-      it in a register 2.87 s -> 2.75 s); this one takes 0.97 of that
-      form's time on C++, 0.99 on perl, sqlite3 and xz, 1.00 on python3
-      and 1.02 on Rust (docs/benchmarks.md, "heapsnap's clock in the
-      thread's state").
+   1. The clock added once per superblock, on entry, in one of two
+      places by its shape.  A superblock that can leave early (an exit
+      before its last instruction, as each copy of an unrolled loop
+      has) adds its whole count to a global, and an early exit taken
+      sets it back with a guarded store, its guard rewritten
+      (guard_swapped) so that VEX does not keep it in a register
+      (clock_on_entry): 3.42 s -> 3.23 s, and the guard 2.87 s -> 2.75
+      s.  Any other superblock adds its count to a slot of the running
+      thread's shadow state, addressed off the guest state register
+      (clock_in_slot): C++ 0.96 of the time with clock_on_entry
+      everywhere, perl, sqlite3, python3 and xz 0.97 to 0.99, Rust
+      1.015 (docs/benchmarks.md, "heapsnap's clock in the thread's
+      state", with the forms tried that were slower).  Assumes nothing
+      reads the clock from inside a superblock: true but for
+      --stacks=yes, whose stack-pointer helpers do, and which keeps the
+      plain clock.
    2. Loops unrolled up to 8 times (iropt_unroll_thresh 260, where the
       core's default is 120): the clock is paid once per 8 turns of a
       tight loop: 3.15 s -> 2.87 s (with 400, the first setting).
@@ -97,47 +97,69 @@ Bool HS_(clo_fast_paths) = True;
    system calls, at thread switches and at exit, all of which happen
    where a superblock is left.  Massif adds each run's count before
    every exit of a superblock, a load, an add and a store each time.
-   heapsnap keeps the running thread's count in a slot of its shadow
-   state (COUNT_SLOT), as callprof does (include/ir_counter.h):
+   heapsnap adds a superblock's whole count once, on entry, to one of
+   two places.
+
+   A superblock with no exit before its last instruction adds it to a
+   slot of the running thread's shadow state (COUNT_SLOT; clock_in_slot):
 
       t0 = GET:I64(slot)               at the first IMark
-      ...
-      PUT(slot) = t0 + k               k: instructions up to exit 1
-      if (g) goto ...                  exit 1
-      ...
       PUT(slot) = t0 + n               n: the superblock's instructions
 
-   The slot is addressed off the guest state register, so nothing but
-   the slot is loaded, and it is never added to in memory.  When the
-   thread stops running client code (the core's stop_client_code: before
-   every client request, system call and thread switch that goes through
-   the scheduler, and at exit) its count goes into the global clock and
-   the slot starts again from 0 (HS_(fast_stop_client_code)); a malloc
-   call from generated code reads the global clock plus the slot
-   (fast_call).  So HS_(guest_instrs_executed) is exact wherever the
-   tool reads it, and the rest of heapsnap reads only that.
+   The slot is addressed off the guest state register: a load, an add
+   and a store, with no address to load first.  A superblock that can
+   leave early adds its count to a global, on_entry, and an exit that
+   leaves early sets it back with a guarded store, which costs a compare
+   and a branch while the exit is not taken (clock_on_entry):
 
-   Helpers called from inside a superblock would see the clock as of the
-   thread's last stop, without what it ran since.  Only --stacks=yes has such
-   helpers (the core's stack-pointer tracking), so there heapsnap counts
-   as Massif does, into the global itself (clock_per_run). */
+      t0 = LD:I64(&on_entry)           at the first IMark; the address
+                                       from the thread's state
+      ST(&on_entry) = t0 + n
+      ...
+      if (g') ST(&on_entry) = t0 + k   k: instructions up to exit 1;
+                                       g': g written differently
+                                       (guard_swapped)
+      if (g) goto ...                  exit 1
+      ...                              the end: nothing more to add
+
+   (Without an address in the slot for a guarded store, setting the
+   slot back at an early exit would take a store before every exit, one
+   per copy of an unrolled loop.)
+
+   The clock is then counted + on_entry + the running thread's slot,
+   where counted holds the slots' counts so far: when a thread stops
+   running client code (the core's stop_client_code: before every
+   client request, system call and thread switch that goes through the
+   scheduler, and at exit) its slot goes into counted and starts again
+   from 0 (HS_(fast_stop_client_code)), and a malloc call from
+   generated code adds the slot itself (fast_call).  So
+   HS_(guest_instrs_executed) is exact wherever the tool reads it, and
+   the rest of heapsnap reads only that.
+
+   Helpers called from inside a superblock would see neither the
+   slot's count since the thread's last stop nor the right count of the
+   superblock they are called from.  Only --stacks=yes has such helpers
+   (the core's stack-pointer tracking), so there heapsnap counts as
+   Massif does, into HS_(guest_instrs_executed) itself (clock_per_run). */
 static IRExpr *clock_addr(void)
 {
    return mkIRExpr_HWord((HWord)&HS_(guest_instrs_executed));
 }
 
-/* With --stacks=yes, the global clock's address, read from the
-   thread's state.  VEX loads a 64-bit address constant with a 10-byte
-   movabsq at each use (only constants under 2^20 get the short form),
-   so the address is kept instead in a slot of each thread's first
-   shadow state, which heapsnap does not otherwise use (the shadow
-   states follow the guest state, at total_sizeB).  It is written
-   whenever the core gives a thread the CPU (HS_(fast_start_client_code)),
-   so a new thread has it before its first block, and the core keeps
-   shadow states across a signal handler, as Memcheck needs.  Generated
-   code reads it from the guest-state register once per superblock, a
-   7-byte load, and uses it for each run's add.  COUNT_SLOT, next to it,
-   is the running thread's count (clock_in_slot). */
+/* A global count's address, read from the thread's state: on_entry's,
+   or with --stacks=yes HS_(guest_instrs_executed)'s.  VEX loads a
+   64-bit address constant with a 10-byte movabsq at each use (only
+   constants under 2^20 get the short form), so the address is kept
+   instead in a slot of each thread's first shadow state, which heapsnap
+   does not otherwise use (the shadow states follow the guest state, at
+   total_sizeB).  It is written whenever the core gives a thread the CPU
+   (HS_(fast_start_client_code)), so a new thread has it before its
+   first block, and the core keeps shadow states across a signal
+   handler, as Memcheck needs.  Generated code reads it from the
+   guest-state register once per superblock, a 7-byte load, and uses it
+   for the load, the store and the guarded stores, or for each run's
+   add.  COUNT_SLOT, next to it, is the running thread's count
+   (clock_in_slot). */
 #define CLOCK_SLOT 0          /* offset in shadow state 1 */
 #define COUNT_SLOT 8          /* offset in shadow state 1 */
 
@@ -149,18 +171,143 @@ static IRExpr *clock_addr_from_state(IRSB *out, const VexGuestLayout *layout)
    return IRExpr_RdTmp(a);
 }
 
-static Bool clock_in_state;   /* the clock's address is in CLOCK_SLOT */
+static Bool clock_in_state;   /* a clock's address is in CLOCK_SLOT */
+
+/* With --fast-paths=yes and without --stacks=yes (count_in_state), the
+   clock is counted + on_entry + the running thread's COUNT_SLOT. */
+static Bool  count_in_state;
+static ULong counted;         /* the slots' counts, taken at each stop */
+static ULong on_entry;        /* clock_on_entry's count (CLOCK_SLOT) */
 
 void HS_(fast_start_client_code)(ThreadId tid)
 {
-   Addr a = (Addr)&HS_(guest_instrs_executed);
+   Addr a = count_in_state ? (Addr)&on_entry
+                           : (Addr)&HS_(guest_instrs_executed);
    if (clock_in_state)
       VG_(set_shadow_regs_area)(tid, 1, CLOCK_SLOT, sizeof a,
                                 (const UChar *)&a);
 }
 
-static Bool count_in_state;   /* the running thread's count is in COUNT_SLOT */
-static ULong counted;         /* the counts of the slots folded so far */
+static Int count_imarks(const IRSB *in)
+{
+   Int i, n = 0;
+   for (i = 0; i < in->stmts_used; i++)
+      n += in->stmts[i]->tag == Ist_IMark;
+   return n;
+}
+
+/* The guard of an exit, written differently.  Given to the guarded
+   store as it is, a guard would be used twice, so VEX keeps it in a
+   register as 0 or 1 and tests it twice (setcc, test, test).  A guard
+   that is a comparison is rewritten with its operands swapped
+   (a < b is !(b <= a)): each use then has a comparison of its own,
+   which becomes a compare and a conditional jump, and VEX does not merge
+   the two because they differ.  Anything else is returned unchanged. */
+static const IRExpr *defining(const IRSB *in, Int before, const IRExpr *e)
+{
+   Int j;
+   if (e->tag != Iex_RdTmp)
+      return NULL;
+   for (j = before - 1; j >= 0; j--) {
+      const IRStmt *st = in->stmts[j];
+      if (st->tag == Ist_WrTmp && st->Ist.WrTmp.tmp == e->Iex.RdTmp.tmp)
+         return st->Ist.WrTmp.data;
+   }
+   return NULL;
+}
+
+static IRExpr *guard_swapped(IRSB *out, const IRSB *in, Int i)
+{
+   IRExpr *guard = in->stmts[i]->Ist.Exit.guard;
+   const IRExpr *e = defining(in, i, guard);
+   Bool negated = False;
+   IROp op, swapped;
+   IRExpr *a, *b;
+   IRTemp t, not;
+
+   /* Through Not1, and the 1-bit widenings and narrowings. */
+   while (e != NULL) {
+      if (e->tag == Iex_Unop && e->Iex.Unop.op == Iop_Not1)
+         negated = !negated;
+      else if (!(e->tag == Iex_Unop
+                 && (e->Iex.Unop.op == Iop_64to1 || e->Iex.Unop.op == Iop_32to1
+                     || e->Iex.Unop.op == Iop_1Uto64
+                     || e->Iex.Unop.op == Iop_1Uto32)))
+         break;
+      e = defining(in, i, e->Iex.Unop.arg);
+   }
+   if (e == NULL || e->tag != Iex_Binop)
+      return guard;
+   op = e->Iex.Binop.op;
+   a = e->Iex.Binop.arg1;
+   b = e->Iex.Binop.arg2;
+   /* op(a, b) == swapped(b, a), or == !swapped(b, a) for the orders. */
+   switch (op) {
+   case Iop_CmpEQ64: case Iop_CmpEQ32: case Iop_CmpNE64: case Iop_CmpNE32:
+      swapped = op;
+      break;
+   case Iop_CmpLT64U: swapped = Iop_CmpLE64U; negated = !negated; break;
+   case Iop_CmpLE64U: swapped = Iop_CmpLT64U; negated = !negated; break;
+   case Iop_CmpLT64S: swapped = Iop_CmpLE64S; negated = !negated; break;
+   case Iop_CmpLE64S: swapped = Iop_CmpLT64S; negated = !negated; break;
+   case Iop_CmpLT32U: swapped = Iop_CmpLE32U; negated = !negated; break;
+   case Iop_CmpLE32U: swapped = Iop_CmpLT32U; negated = !negated; break;
+   case Iop_CmpLT32S: swapped = Iop_CmpLE32S; negated = !negated; break;
+   case Iop_CmpLE32S: swapped = Iop_CmpLT32S; negated = !negated; break;
+   default:
+      return guard;
+   }
+   if (negated) {
+      switch (swapped) {
+      case Iop_CmpEQ64: swapped = Iop_CmpNE64; negated = False; break;
+      case Iop_CmpNE64: swapped = Iop_CmpEQ64; negated = False; break;
+      case Iop_CmpEQ32: swapped = Iop_CmpNE32; negated = False; break;
+      case Iop_CmpNE32: swapped = Iop_CmpEQ32; negated = False; break;
+      default: break;
+      }
+   }
+   /* Flat IR: the comparison in a temp of its own. */
+   t = newIRTemp(out->tyenv, Ity_I1);
+   addStmtToIRSB(out, IRStmt_WrTmp(t, IRExpr_Binop(swapped, deepCopyIRExpr(b),
+                                                   deepCopyIRExpr(a))));
+   if (!negated)
+      return IRExpr_RdTmp(t);
+   not = newIRTemp(out->tyenv, Ity_I1);
+   addStmtToIRSB(out, IRStmt_WrTmp(not, IRExpr_Unop(Iop_Not1, IRExpr_RdTmp(t))));
+   return IRExpr_RdTmp(not);
+}
+
+static void clock_on_entry(IRSB *out, const IRSB *in,
+                           const VexGuestLayout *layout)
+{
+   Int i, k = 0, n = count_imarks(in);
+   IRTemp t0 = IRTemp_INVALID;
+   IRExpr *addr = NULL;
+
+   for (i = 0; i < in->stmts_used; i++) {
+      IRStmt *st = in->stmts[i];
+      if (st->tag == Ist_Exit && k > 0 && k < n) {
+         IRTemp at = newIRTemp(out->tyenv, Ity_I64);
+         addStmtToIRSB(out, IRStmt_WrTmp(at, IRExpr_Binop(Iop_Add64,
+                          IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(k)))));
+         addStmtToIRSB(out, IRStmt_StoreG(TP_END, addr,
+                                          IRExpr_RdTmp(at),
+                                          guard_swapped(out, in, i)));
+      }
+      addStmtToIRSB(out, st);
+      if (st->tag == Ist_IMark && ++k == 1) {
+         IRTemp all = newIRTemp(out->tyenv, Ity_I64);
+         t0 = newIRTemp(out->tyenv, Ity_I64);
+         addr = clock_addr_from_state(out, layout);
+         addStmtToIRSB(out, IRStmt_WrTmp(t0, IRExpr_Load(TP_END, Ity_I64,
+                                                         addr)));
+         addStmtToIRSB(out, IRStmt_WrTmp(all, IRExpr_Binop(Iop_Add64,
+                          IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(n)))));
+         addStmtToIRSB(out, IRStmt_Store(TP_END, addr,
+                                         IRExpr_RdTmp(all)));
+      }
+   }
+}
 
 static ULong *count_slot(TP_GuestState *g)
 {
@@ -176,29 +323,46 @@ void HS_(fast_stop_client_code)(ThreadId tid, ULong blocks_done)
    if (!count_in_state)
       return;
    counted += ir_clock_take(tid, COUNT_SLOT);
-   HS_(guest_instrs_executed) = counted;
+   HS_(guest_instrs_executed) = counted + on_entry;
 }
 
+/* Whether IN has an exit before its last instruction (a loop unrolled
+   has one in each copy but the last). */
+static Bool early_exit(const IRSB *in)
+{
+   Int i, k = 0, n = count_imarks(in);
+   for (i = 0; i < in->stmts_used; i++) {
+      const IRStmt *st = in->stmts[i];
+      if (st->tag == Ist_IMark)
+         k++;
+      else if (st->tag == Ist_Exit && k > 0 && k < n)
+         return True;
+   }
+   return False;
+}
+
+/* For a superblock with no early exit: the whole count added on entry
+   to the thread's slot. */
 static void clock_in_slot(IRSB *out, const IRSB *in,
                           const VexGuestLayout *layout)
 {
-   Int i;
-   IRClock c;
+   Int i, off = layout->total_sizeB + COUNT_SLOT;
+   Bool added = False;
    tl_assert(layout->total_sizeB == sizeof(TP_GuestState));
-   ir_clock_init(&c);
    for (i = 0; i < in->stmts_used; i++) {
       IRStmt *st = in->stmts[i];
-      if (st->tag == Ist_Exit && c.slot >= 0)
-         ir_clock_write(out, &c, NULL);
       addStmtToIRSB(out, st);
-      if (st->tag == Ist_IMark) {
-         if (c.slot < 0)
-            ir_clock_begin(out, &c, layout->total_sizeB + COUNT_SLOT);
-         ir_clock_tick(&c);
+      if (st->tag == Ist_IMark && !added) {
+         IRTemp t0 = newIRTemp(out->tyenv, Ity_I64);
+         IRTemp all = newIRTemp(out->tyenv, Ity_I64);
+         added = True;
+         addStmtToIRSB(out, IRStmt_WrTmp(t0, IRExpr_Get(off, Ity_I64)));
+         addStmtToIRSB(out, IRStmt_WrTmp(all, IRExpr_Binop(Iop_Add64,
+                          IRExpr_RdTmp(t0),
+                          IRExpr_Const(IRConst_U64(count_imarks(in))))));
+         addStmtToIRSB(out, IRStmt_Put(off, IRExpr_RdTmp(all)));
       }
    }
-   if (c.slot >= 0)
-      ir_clock_write(out, &c, NULL);
 }
 
 /* Massif's way: before each exit and at the end, an add of the
@@ -257,8 +421,8 @@ static VG_REGPARM(1) UWord fast_call(TP_GuestState *g)
 
    if (!HS_(is_malloc_callback)(arg[1]))
       return 0;
-   if (count_in_state)   /* the superblock wrote its count before the call */
-      HS_(guest_instrs_executed) = counted + *count_slot(g);
+   if (count_in_state)   /* the superblock counted itself before the call */
+      HS_(guest_instrs_executed) = counted + on_entry + *count_slot(g);
    tid = VG_(get_running_tid)();
    switch (arg[0]) {
    case VG_USERREQ__CLIENT_CALL1:
@@ -340,6 +504,8 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
          addStmtToIRSB(out, in->stmts[i]);
    } else if (HS_(clo_stacks) || !HS_(clo_fast_paths))
       clock_per_run(out, in, clock_in_state ? layout : NULL);
+   else if (early_exit(in))
+      clock_on_entry(out, in, layout);
    else
       clock_in_slot(out, in, layout);
    if (fast)
@@ -368,10 +534,8 @@ static Bool unroll_given(void)
 /* After the options. */
 void HS_(fast_post_clo_init)(void)
 {
-   clock_in_state = HS_(clo_time_unit) == HS_TimeI && HS_(clo_fast_paths)
-                    && HS_(clo_stacks);
-   count_in_state = HS_(clo_time_unit) == HS_TimeI && HS_(clo_fast_paths)
-                    && !HS_(clo_stacks);
+   clock_in_state = HS_(clo_time_unit) == HS_TimeI && HS_(clo_fast_paths);
+   count_in_state = clock_in_state && !HS_(clo_stacks);
    /* A threshold the user gave stands; --fast-paths=no leaves the
       core's. */
    if (HS_(clo_fast_paths) && !unroll_given())

@@ -16,8 +16,7 @@
    to count the exits taken).
 
    IRClock counts guest instructions in a slot of each thread's shadow
-   guest state instead (the instruction clock of both tools, but
-   heapsnap's under --stacks=yes), in less code:
+   guest state instead (callprof's instruction clock), in less code:
    however a superblock is left, the count is then the count it was
    entered with plus the instructions passed on the way out, so the slot
    is read once and written before each exit, never read back:
@@ -37,7 +36,7 @@
    (the core's stop_client_code; ir_clock_take), so the global count is
    exact whenever the tool runs outside generated code; its helpers
    called from generated code are given the slot's value (ir_clock_now)
-   or read it from the guest state instead. */
+   instead. */
 
 #ifndef IR_COUNTER_H
 #define IR_COUNTER_H
@@ -116,7 +115,9 @@ static inline void ir_clock_write(IRSB *sb, IRClock *c, IRExpr *now)
 
 /* The count in thread TID's slot (an offset in its shadow state 1),
    taken out: the slot starts again from 0.  For the tool's
-   stop_client_code, which adds it to the global count. */
+   stop_client_code, which adds it to the global count (callprof's
+   clock, and heapsnap's count of superblocks with no early exit:
+   heapsnap/hs_fast.c). */
 static inline ULong ir_clock_take(ThreadId tid, Int slot)
 {
    static const ULong zero = 0;
