@@ -38,9 +38,9 @@
       s.  Any other superblock adds its count to a slot of the running
       thread's shadow state, addressed off the guest state register
       (clock_in_slot): C++ 0.96 of the time with clock_on_entry
-      everywhere, perl, sqlite3, python3 and xz 0.97 to 0.99, Rust
-      1.015 (docs/benchmarks.md, "heapsnap's clock in the thread's
-      state", with the forms tried that were slower).  Assumes nothing
+      everywhere, perl, sqlite3 and python3 0.99, xz 0.97 and 1.01 in
+      two series, Rust 1.015 (docs/benchmarks.md, "heapsnap's clock in
+      the thread's state", with the forms tried that were slower).  Assumes nothing
       reads the clock from inside a superblock: true but for
       --stacks=yes, whose stack-pointer helpers do, and which keeps the
       plain clock.
