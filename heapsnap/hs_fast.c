@@ -37,13 +37,13 @@
       (clock_on_entry): 3.42 s -> 3.23 s, and the guard 2.87 s -> 2.75
       s.  Any other superblock adds its count to a slot of the running
       thread's shadow state, addressed off the guest state register
-      (clock_in_slot): C++ 0.96 of the time with clock_on_entry
+      (also clock_on_entry): C++ 0.96 of the time with the global
       everywhere, perl, sqlite3 and python3 0.99, xz 0.97 and 1.01 in
       two series, Rust 1.015 (docs/benchmarks.md, "heapsnap's clock in
-      the thread's state", with the forms tried that were slower).  Assumes nothing
-      reads the clock from inside a superblock: true but for
-      --stacks=yes, whose stack-pointer helpers do, and which keeps the
-      plain clock.
+      the thread's state", with the forms tried that were slower).
+      Assumes nothing reads the clock from inside a superblock: true
+      but for --stacks=yes, whose stack-pointer helpers do, and which
+      keeps the plain clock.
    2. Loops unrolled up to 8 times (iropt_unroll_thresh 260, where the
       core's default is 120): the clock is paid once per 8 turns of a
       tight loop: 3.15 s -> 2.87 s (with 400, the first setting).
@@ -101,7 +101,7 @@ Bool HS_(clo_fast_paths) = True;
    two places.
 
    A superblock with no exit before its last instruction adds it to a
-   slot of the running thread's shadow state (COUNT_SLOT; clock_in_slot):
+   slot of the running thread's shadow state (COUNT_SLOT):
 
       t0 = GET:I64(slot)               at the first IMark
       PUT(slot) = t0 + n               n: the superblock's instructions
@@ -110,7 +110,7 @@ Bool HS_(clo_fast_paths) = True;
    and a store, with no address to load first.  A superblock that can
    leave early adds its count to a global, on_entry, and an exit that
    leaves early sets it back with a guarded store, which costs a compare
-   and a branch while the exit is not taken (clock_on_entry):
+   and a branch while the exit is not taken (both in clock_on_entry):
 
       t0 = LD:I64(&on_entry)           at the first IMark; the address
                                        from the thread's state
@@ -159,8 +159,7 @@ static IRExpr *clock_addr(void)
    handler, as Memcheck needs.  Generated code reads it from the
    guest-state register once per superblock, a 7-byte load, and uses it
    for the load, the store and the guarded stores, or for each run's
-   add.  COUNT_SLOT, next to it, is the running thread's count
-   (clock_in_slot). */
+   add.  COUNT_SLOT, next to it, is the running thread's count. */
 #define CLOCK_SLOT 0          /* offset in shadow state 1 */
 #define COUNT_SLOT 8          /* offset in shadow state 1 */
 
@@ -195,6 +194,21 @@ static Int count_imarks(const IRSB *in)
    for (i = 0; i < in->stmts_used; i++)
       n += in->stmts[i]->tag == Ist_IMark;
    return n;
+}
+
+/* Whether IN, of N instructions, has an exit before its last one (a
+   loop unrolled has one in each copy but the last). */
+static Bool early_exit(const IRSB *in, Int n)
+{
+   Int i, k = 0;
+   for (i = 0; i < in->stmts_used; i++) {
+      const IRStmt *st = in->stmts[i];
+      if (st->tag == Ist_IMark)
+         k++;
+      else if (st->tag == Ist_Exit && k > 0 && k < n)
+         return True;
+   }
+   return False;
 }
 
 /* The guard of an exit, written differently.  Given to the guarded
@@ -278,16 +292,22 @@ static IRExpr *guard_swapped(IRSB *out, const IRSB *in, Int i)
    return IRExpr_RdTmp(not);
 }
 
+/* The superblock's count added on entry: to the thread's slot when no
+   exit comes early, else to on_entry, set back at an early exit taken
+   (see "The clock" above). */
 static void clock_on_entry(IRSB *out, const IRSB *in,
                            const VexGuestLayout *layout)
 {
    Int i, k = 0, n = count_imarks(in);
+   Bool to_slot = !early_exit(in, n);
+   Int slot = layout->total_sizeB + COUNT_SLOT;
    IRTemp t0 = IRTemp_INVALID;
    IRExpr *addr = NULL;
 
+   tl_assert(layout->total_sizeB == sizeof(TP_GuestState));  /* count_slot */
    for (i = 0; i < in->stmts_used; i++) {
       IRStmt *st = in->stmts[i];
-      if (st->tag == Ist_Exit && k > 0 && k < n) {
+      if (st->tag == Ist_Exit && k > 0 && k < n) {   /* never to_slot */
          IRTemp at = newIRTemp(out->tyenv, Ity_I64);
          addStmtToIRSB(out, IRStmt_WrTmp(at, IRExpr_Binop(Iop_Add64,
                           IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(k)))));
@@ -299,13 +319,16 @@ static void clock_on_entry(IRSB *out, const IRSB *in,
       if (st->tag == Ist_IMark && ++k == 1) {
          IRTemp all = newIRTemp(out->tyenv, Ity_I64);
          t0 = newIRTemp(out->tyenv, Ity_I64);
-         addr = clock_addr_from_state(out, layout);
-         addStmtToIRSB(out, IRStmt_WrTmp(t0, IRExpr_Load(TP_END, Ity_I64,
-                                                         addr)));
+         if (!to_slot)
+            addr = clock_addr_from_state(out, layout);
+         addStmtToIRSB(out, IRStmt_WrTmp(t0, to_slot
+                          ? IRExpr_Get(slot, Ity_I64)
+                          : IRExpr_Load(TP_END, Ity_I64, addr)));
          addStmtToIRSB(out, IRStmt_WrTmp(all, IRExpr_Binop(Iop_Add64,
                           IRExpr_RdTmp(t0), IRExpr_Const(IRConst_U64(n)))));
-         addStmtToIRSB(out, IRStmt_Store(TP_END, addr,
-                                         IRExpr_RdTmp(all)));
+         addStmtToIRSB(out, to_slot
+                          ? IRStmt_Put(slot, IRExpr_RdTmp(all))
+                          : IRStmt_Store(TP_END, addr, IRExpr_RdTmp(all)));
       }
    }
 }
@@ -313,7 +336,7 @@ static void clock_on_entry(IRSB *out, const IRSB *in,
 static ULong *count_slot(TP_GuestState *g)
 {
    /* Shadow state 1 follows the guest state (asserted in
-      clock_in_slot). */
+      clock_on_entry). */
    return (ULong *)((UChar *)(g + 1) + COUNT_SLOT);
 }
 
@@ -325,45 +348,6 @@ void HS_(fast_stop_client_code)(ThreadId tid, ULong blocks_done)
       return;
    counted += ir_clock_take(tid, COUNT_SLOT);
    HS_(guest_instrs_executed) = counted + on_entry;
-}
-
-/* Whether IN has an exit before its last instruction (a loop unrolled
-   has one in each copy but the last). */
-static Bool early_exit(const IRSB *in)
-{
-   Int i, k = 0, n = count_imarks(in);
-   for (i = 0; i < in->stmts_used; i++) {
-      const IRStmt *st = in->stmts[i];
-      if (st->tag == Ist_IMark)
-         k++;
-      else if (st->tag == Ist_Exit && k > 0 && k < n)
-         return True;
-   }
-   return False;
-}
-
-/* For a superblock with no early exit: the whole count added on entry
-   to the thread's slot. */
-static void clock_in_slot(IRSB *out, const IRSB *in,
-                          const VexGuestLayout *layout)
-{
-   Int i, off = layout->total_sizeB + COUNT_SLOT;
-   Bool added = False;
-   tl_assert(layout->total_sizeB == sizeof(TP_GuestState));
-   for (i = 0; i < in->stmts_used; i++) {
-      IRStmt *st = in->stmts[i];
-      addStmtToIRSB(out, st);
-      if (st->tag == Ist_IMark && !added) {
-         IRTemp t0 = newIRTemp(out->tyenv, Ity_I64);
-         IRTemp all = newIRTemp(out->tyenv, Ity_I64);
-         added = True;
-         addStmtToIRSB(out, IRStmt_WrTmp(t0, IRExpr_Get(off, Ity_I64)));
-         addStmtToIRSB(out, IRStmt_WrTmp(all, IRExpr_Binop(Iop_Add64,
-                          IRExpr_RdTmp(t0),
-                          IRExpr_Const(IRConst_U64(count_imarks(in))))));
-         addStmtToIRSB(out, IRStmt_Put(off, IRExpr_RdTmp(all)));
-      }
-   }
 }
 
 /* Massif's way: before each exit and at the end, an add of the
@@ -505,10 +489,8 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
          addStmtToIRSB(out, in->stmts[i]);
    } else if (HS_(clo_stacks) || !HS_(clo_fast_paths))
       clock_per_run(out, in, clock_in_state ? layout : NULL);
-   else if (early_exit(in))
-      clock_on_entry(out, in, layout);
    else
-      clock_in_slot(out, in, layout);
+      clock_on_entry(out, in, layout);
    if (fast)
       add_fast_call(out, layout);
    return out;
