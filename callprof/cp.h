@@ -84,6 +84,7 @@ extern Bool CP_(clo_compress_pos);
 extern Bool CP_(clo_skip_plt);
 extern Bool CP_(clo_fold_plt);     /* --fold-plt (debug): cp_calls.c, Folding */
 extern Bool CP_(clo_collect_jumps);
+extern Bool CP_(clo_chain_guess);  /* --chain-guess (debug): ir_chain.h */
 extern Bool CP_(clo_collect_atstart);
 extern Bool CP_(clo_instr_atstart);
 extern Bool CP_(clo_separate_threads);

@@ -65,6 +65,7 @@
 
 #include "cp.h"
 #include "cp_classify.h"
+#include "ir_chain.h"
 #include "ir_counter.h"
 #include "tool_platform.h"
 
@@ -1181,6 +1182,7 @@ void CP_(bb_stats)(void)
 {
    VG_(dmsg)("callprof: indirect jumps testing their own function's range: "
              "%llu\n", n_own_tested);
+   ir_chain_stats("callprof");
 }
 
 /* The symbols of [A, A + LEN) are gone: so are their ranges (as
@@ -1382,6 +1384,8 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
                        mkIRExpr_HWord((HWord)&CP_(sys_count)),
                        IRExpr_RdTmp(base)));
    }
+   if (CP_(clo_chain_guess))
+      ir_chain_guess(out, in, closure->tid);
    return out;
 }
 

@@ -49,6 +49,7 @@ Bool         CP_(clo_compress_strings) = True;
 Bool         CP_(clo_compress_pos)     = True;
 Bool         CP_(clo_skip_plt)         = True;
 Bool         CP_(clo_fold_plt)         = True;
+Bool         CP_(clo_chain_guess)      = True;
 Bool         CP_(clo_collect_jumps)    = False;
 Bool         CP_(clo_collect_atstart)  = True;
 Bool         CP_(clo_instr_atstart)    = True;
@@ -197,6 +198,8 @@ static Bool cp_process_cmd_line_option(const HChar *arg)
       CP_(clo_skip_plt) = clo_bool(arg, v);
    else if (clo_match(arg, "--fold-plt", &v))
       CP_(clo_fold_plt) = clo_bool(arg, v);
+   else if (clo_match(arg, "--chain-guess", &v))
+      CP_(clo_chain_guess) = clo_bool(arg, v);
    else if (clo_match(arg, "--collect-jumps", &v))
       CP_(clo_collect_jumps) = clo_bool(arg, v);
    else if (clo_match(arg, "--collect-atstart", &v))
@@ -341,7 +344,10 @@ static void cp_print_debug_usage(void)
    VG_(printf)(
 "    --fold-plt=no|yes           make a call through a PLT stub and the\n"
 "                                stub's jump one transition (the same\n"
-"                                profile, faster) [yes]\n");
+"                                profile, faster) [yes]\n"
+"    --chain-guess=no|yes        chain an indirect exit to the target it\n"
+"                                had when translated (the same profile,\n"
+"                                faster) [yes]\n");
 }
 
 /*------------------------------------------------------------*/
@@ -385,6 +391,11 @@ static void cp_post_clo_init(void)
       pw_vg_check_output("--folded-out-file", CP_(clo_folded_out_file),
                          "callprof", PW_MODE_CALLGRIND);
    set_translation();
+   /* --dump-every-bb dumps when the core's scheduler runs, which
+      chained exits change (include/ir_chain.h): its dumps are
+      Callgrind's without them. */
+   if (CP_(clo_dump_every_bb) > 0)
+      CP_(clo_chain_guess) = False;
    CP_(sim_post_clo_init)();    /* settles which simulation options hold */
    CP_(events_init)();
    CP_(folded_ev) = folded_event_index();

@@ -130,6 +130,7 @@ Bool     HS_(is_malloc_callback)(UWord f);
 HS_Site *HS_(site_here)(ThreadId tid, UInt skip_top);
 /* --stats=yes: how often the unwind memo gave the site (hs_heap.c). */
 void     HS_(memo_stats)(void);
+void     HS_(fast_stats)(void);        /* hs_fast.c, --stats=yes */
 #define HS_NO_ID 0xFFFFFFFFu
 /* The sites where bytes were ever counted are numbered 0 .. N-1 (Massif's
    trees count a context that holds 0 bytes now among the "places"). */

@@ -350,6 +350,7 @@ static void hs_fini(Int exitcode)
       VG_(umsg)("heapsnap: time at exit: %llu\n", HS_(now)());
    if (VG_(clo_stats)) {
       HS_(memo_stats)();
+      HS_(fast_stats)();
       layout_stats();
    }
    HS_(heap_fini)();
