@@ -519,6 +519,7 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
                       const VexGuestExtents *vge,
                       const VexArchInfo *archinfo_host,
                       IRType gWordTy, IRType hWordTy);
+IRSB *CP_(final_tidy)(IRSB *sb);                  /* cp_bb.c */
 
 /*------------------------------------------------------------*/
 /*--- Call stacks (cp_calls.c)                             ---*/

@@ -1389,6 +1389,12 @@ IRSB *CP_(instrument)(VgCallbackClosure *closure, IRSB *in,
    return out;
 }
 
+/* After every instrumentation, gdbserver's too: include/ir_chain.h. */
+IRSB *CP_(final_tidy)(IRSB *sb)
+{
+   return ir_chain_tidy(sb);
+}
+
 UInt CP_(n_fns)(void)
 {
    return VG_(HT_count_nodes)(fns);

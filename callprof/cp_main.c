@@ -594,6 +594,7 @@ static void cp_pre_clo_init(void)
                                    cp_print_usage, cp_print_debug_usage);
    VG_(needs_syscall_wrapper)(cp_pre_syscall, cp_post_syscall);
    VG_(needs_client_requests)(CP_(client_request));
+   VG_(needs_final_IR_tidy_pass)(CP_(final_tidy));
    VG_(track_pre_thread_ll_create)(cp_thread_created);
    VG_(track_start_client_code)(cp_start_client_code);
    VG_(track_stop_client_code)(cp_stop_client_code);

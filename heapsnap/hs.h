@@ -85,6 +85,7 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
                       const VexGuestExtents *vge,
                       const VexArchInfo *archinfo_host,
                       IRType gWordTy, IRType hWordTy);
+IRSB *HS_(final_tidy)(IRSB *sb);       /* hs_fast.c: include/ir_chain.h */
 /* hs_fast.c's settings, as the last allocation of post_clo_init. */
 void HS_(fast_post_clo_init)(void);
 /* A thread is given the CPU: what generated code reads of its state. */

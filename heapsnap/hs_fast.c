@@ -65,9 +65,10 @@
       exits through the dispatcher become 45 million.  Against the
       build before (paired, docs/benchmarks.md, "Indirect exits chained
       at translation"): C++ 0.973, Rust 0.976, sqlite3 0.979, perl
-      1.000, python3 1.006, xz within its spread.  Threads then switch at other points
-      (the core counts the superblocks entered through it or through a
-      chained jump to a lower address only), as they do with trick 2.
+      1.000, python3 1.006, xz within its spread.  Threads then
+      switch at other points (the core counts the superblocks entered
+      through it or through a chained jump to a lower address only), as
+      they do with trick 2.
    --fast-paths=no also turns off the unwind memo of hs_heap.c (the
    site of an allocation whose stack is unchanged, without unwinding;
    its comment there), so the same tests check it.
@@ -507,6 +508,12 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
    else if (HS_(clo_fast_paths))
       ir_chain_guess(out, in, closure->tid);      /* trick 4 */
    return out;
+}
+
+/* After every instrumentation, gdbserver's too: include/ir_chain.h. */
+IRSB *HS_(final_tidy)(IRSB *sb)
+{
+   return ir_chain_tidy(sb);
 }
 
 /* --stats=yes */

@@ -388,6 +388,7 @@ static void hs_pre_clo_init(void)
    VG_(needs_command_line_options)(hs_process_cmd_line_option,
                                    hs_print_usage, hs_print_debug_usage);
    VG_(needs_client_requests)(hs_handle_client_request);
+   VG_(needs_final_IR_tidy_pass)(HS_(final_tidy));
    VG_(track_start_client_code)(hs_start_client_code);
    VG_(track_stop_client_code)(HS_(fast_stop_client_code));
 

@@ -43,10 +43,11 @@
    register: GET (a register as the thread has it, or as a PUT earlier
    in the superblock set it), a 64-bit little-endian load, Add64, Sub64
    and constants.  A load is read from client memory the client can
-   read, under a fault catcher (ir_chain_read).  A GET after a
-   dirty helper or PutI, which may write any register, or anything else,
-   gives no G, and no exit is added.  A wrong G costs a compare each run,
-   never a wrong target: the exit is taken only when the target is G.
+   read, under a fault catcher (ir_chain_read).  A GET after a dirty
+   helper or a PutI (either may write any register) is not known, nor is
+   any other expression; an end whose target is not known gets no exit.
+   A wrong G costs a compare each run, never a wrong target: the exit is
+   taken only when the target is G.
 
    What changes beside the time is the core's count of superblocks run,
    which decides when it switches threads (every 100,000) and when
@@ -64,9 +65,11 @@
    gives: with a test and a decrement of the count in each such exit,
    callprof took 1.003 of its time without the exits on sqlite3, where
    the exits alone gave 0.980; with the exit moved to the checked entry,
-   0.986: docs/benchmarks.md, "Indirect exits chained at translation".)  callprof leaves
-   the exits out under --dump-every-bb, whose dumps are then where
-   Callgrind's are.
+   0.986: docs/benchmarks.md, "Indirect exits chained at translation".)
+   callprof leaves the exits out under --dump-every-bb, whose dumps are
+   then where Callgrind's are.  A superblock that gdbserver instruments
+   for a debugger loses its exit again (ir_chain_tidy, the tools' final
+   pass), so that a debugger stepping sees what it sees without them.
 
    heapsnap appends it under --fast-paths (heapsnap/hs_fast.c, trick 4),
    callprof unless --chain-guess=no (callprof/cp_bb.c); --stats=yes
@@ -108,7 +111,8 @@ typedef struct {
    ULong    put_val[IR_CHAIN_PUTS];
 } IRChainEval;
 
-static inline Bool ir_chain_atom(const IRChainEval *ev, const IRExpr *e, ULong *v)
+static inline Bool ir_chain_atom(const IRChainEval *ev, const IRExpr *e,
+                                 ULong *v)
 {
    if (e->tag == Iex_RdTmp && ev->known[e->Iex.RdTmp.tmp]) {
       *v = ev->val[e->Iex.RdTmp.tmp];
@@ -172,7 +176,8 @@ static inline Bool ir_chain_get(const IRChainEval *ev, Int off, ULong *v)
    return True;
 }
 
-static inline Bool ir_chain_expr(const IRChainEval *ev, const IRExpr *e, ULong *v)
+static inline Bool ir_chain_expr(const IRChainEval *ev, const IRExpr *e,
+                                 ULong *v)
 {
    ULong a, b;
    switch (e->tag) {
@@ -283,6 +288,43 @@ static inline void ir_chain_guess(IRSB *out, const IRSB *in, ThreadId tid)
       ir_chain_tmp(out, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, out->next,
                                              IRExpr_Const(IRConst_U64(g)))),
       Ijk_Boring, IRConst_U64(g), out->offsIP));
+}
+
+/* The final pass (VG_(needs_final_IR_tidy_pass)), for a debugger.
+   When gdbserver instruments a superblock (a breakpoint in it, or the
+   debugger single-stepping), it appends after the superblock's
+   statements a call that first makes sure the end's target is
+   instrumented too: taken before it, the chained exit would run on in
+   the target's translation made without (a debugger's stepi over a
+   return ran on to the next breakpoint).  So an exit of ours with
+   anything after it loses its guard.  An exit is taken for ours by its
+   shape only: the superblock's last, direct, taken when the end's
+   target (a temporary) is the exit's own target, with no instruction
+   after it; dropping such an exit changes nothing but the way there. */
+static inline IRSB *ir_chain_tidy(IRSB *sb)
+{
+   Int i;
+   IRStmt *st;
+   const IRExpr *g;
+
+   for (i = sb->stmts_used - 1; i >= 0; i--)
+      if (sb->stmts[i]->tag == Ist_Exit || sb->stmts[i]->tag == Ist_IMark)
+         break;
+   if (i < 0 || i == sb->stmts_used - 1 || sb->stmts[i]->tag != Ist_Exit
+       || sb->next->tag != Iex_RdTmp)
+      return sb;
+   st = sb->stmts[i];
+   g = st->Ist.Exit.guard;
+   if (st->Ist.Exit.jk == Ijk_Boring && g->tag == Iex_Binop
+       && g->Iex.Binop.op == Iop_CmpEQ64
+       && g->Iex.Binop.arg1->tag == Iex_RdTmp
+       && g->Iex.Binop.arg1->Iex.RdTmp.tmp == sb->next->Iex.RdTmp.tmp
+       && g->Iex.Binop.arg2->tag == Iex_Const
+       && g->Iex.Binop.arg2->Iex.Const.con->tag == Ico_U64
+       && g->Iex.Binop.arg2->Iex.Const.con->Ico.U64
+          == st->Ist.Exit.dst->Ico.U64)
+      sb->stmts[i] = IRStmt_NoOp();
+   return sb;
 }
 
 /* --stats=yes */

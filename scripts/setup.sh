@@ -13,7 +13,8 @@ cd "$(dirname "$0")"
 # when it is there: Debian's rustc for the Rust test programs (configure
 # prefers it; without one their cases skip), xmllint for the report tests
 # (their cases skip without it), man for the manual page's test, the
-# programs of `make check-real`, and
+# programs of `make check-real`, gdb for the debugger's tests (they skip
+# without it), and
 # clang with its libFuzzer runtime for `make fuzz` (libclang-rt-dev is
 # only a recommendation of clang's; `make fuzz` skips without them).
 # Root gets both installed; others get the apt-get line, and only
@@ -25,7 +26,8 @@ for pair in autoconf:autoconf automake:automake pkg-config:pkg-config \
    command -v "$cmd" > /dev/null 2>&1 || need_pkgs="$need_pkgs $pkg"
 done
 for pair in /usr/bin/rustc:rustc perl:perl sqlite3:sqlite3 python3:python3 man:man-db \
-            xz:xz-utils xmllint:libxml2-utils clang:clang clang:libclang-rt-dev; do
+            xz:xz-utils xmllint:libxml2-utils clang:clang clang:libclang-rt-dev \
+            gdb:gdb; do
    cmd=${pair%%:*} pkg=${pair#*:}
    command -v "$cmd" > /dev/null 2>&1 || want_pkgs="$want_pkgs $pkg"
 done
