@@ -296,21 +296,27 @@ static inline void ir_chain_guess(IRSB *out, const IRSB *in, ThreadId tid)
    statements a call that first makes sure the end's target is
    instrumented too: taken before it, the chained exit would run on in
    the target's translation made without (a debugger's stepi over a
-   return ran on to the next breakpoint).  So an exit of ours with
-   anything after it loses its guard.  An exit is taken for ours by its
-   shape only: the superblock's last, direct, taken when the end's
-   target (a temporary) is the exit's own target, with no instruction
-   after it; dropping such an exit changes nothing but the way there. */
+   return ran on to the next breakpoint).  So an exit of ours followed
+   by a call goes.  An exit is taken for ours by its shape: the
+   superblock's last, direct, taken when the end's target (a
+   temporary) is the exit's own target, and followed only by calls and
+   temporaries; dropping such an exit changes nothing but the way
+   there. */
 static inline IRSB *ir_chain_tidy(IRSB *sb)
 {
    Int i;
    IRStmt *st;
    const IRExpr *g;
+   Bool call = False;
 
-   for (i = sb->stmts_used - 1; i >= 0; i--)
-      if (sb->stmts[i]->tag == Ist_Exit || sb->stmts[i]->tag == Ist_IMark)
+   for (i = sb->stmts_used - 1; i >= 0; i--) {
+      IRStmtTag t = sb->stmts[i]->tag;
+      if (t == Ist_Dirty)
+         call = True;
+      else if (t != Ist_WrTmp && t != Ist_NoOp)
          break;
-   if (i < 0 || i == sb->stmts_used - 1 || sb->stmts[i]->tag != Ist_Exit
+   }
+   if (i < 0 || !call || sb->stmts[i]->tag != Ist_Exit
        || sb->next->tag != Iex_RdTmp)
       return sb;
    st = sb->stmts[i];
