@@ -475,7 +475,6 @@ static void add_fast_call(IRSB *out, const VexGuestLayout *layout)
 
 
 
-
 /*------------------------------------------------------------*/
 /*--- The instrumentation                                  ---*/
 /*------------------------------------------------------------*/
