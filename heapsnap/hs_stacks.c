@@ -45,8 +45,9 @@
    left it, and the unwinder needs it to find the frame's layout (the
    call frame information of the instruction).  So with --stacks=yes
    heapsnap's instrumentation (HS_(stacks_instrument)) writes the
-   program counter before every move of the stack pointer: a store of a
-   constant, next to the core's helper call there.  The top frame of a
+   program counter before every move of the stack pointer that may go
+   up (the unwinding is done at those only): a store of a constant,
+   next to the core's helper call there.  The top frame of a
    mark's stack is then the instruction that leaves the mark (the
    return, the pop, the add), at its line, and its callers are unwound
    from there: the same stack as with every register exact at every
@@ -202,25 +203,80 @@ static void die_stack_signal(Addr a, SizeT len)
 }
 
 /* The program counter written before each write of the stack pointer
-   (see the top of the file).  The core's stack-pointer pass runs after
-   this and puts its helper call just before the write, so the helper
-   sees the counter of the instruction that moves the pointer.  VEX's
-   removal of redundant writes runs before the tools, so these stay. */
+   that may move it up (see the top of the file): the mark's call stack
+   is unwound only at a move up (shrink_by), so a move down (a push, a
+   call, a frame made) needs none.  A write is known to move it down when
+   its value is the stack pointer read in the superblock less a constant
+   below the one last written (IR as VEX flattens it: t1 = GET(SP),
+   t2 = Sub64(t1, 8), PUT(SP) = t2); anything else gets the store.  The
+   core's stack-pointer pass runs after this and puts its helper call
+   just before the write, so the helper sees the counter of the
+   instruction that moves the pointer.  VEX's removal of redundant
+   writes runs before the tools, so these stay. */
+#define SP_UNKNOWN 0xffffffffu
+typedef struct {
+   UInt epoch;       /* SP_UNKNOWN: not the stack pointer plus a constant */
+   Long off;         /* from the stack pointer at the epoch's start */
+} SpOff;
+
+static SpOff sp_off_of(const SpOff *offs, const IRExpr *e)
+{
+   SpOff none = { SP_UNKNOWN, 0 };
+   return e->tag == Iex_RdTmp ? offs[e->Iex.RdTmp.tmp] : none;
+}
+
 IRSB *HS_(stacks_instrument)(IRSB *in, const VexGuestLayout *layout)
 {
    IRSB *out = deepCopyIRSBExceptStmts(in);
+   SpOff *offs = VG_(malloc)("hs.stacks.offs",
+                             (in->tyenv->types_used + 1) * sizeof *offs);
+   UInt epoch = 0;          /* the stack pointer's value as last written */
+   Bool known = True;       /* ... is the epoch's start plus OFF */
+   Long off = 0;
    Addr ip = 0;
    Int i;
+   for (i = 0; i < in->tyenv->types_used; i++)
+      offs[i].epoch = SP_UNKNOWN;
    for (i = 0; i < in->stmts_used; i++) {
       IRStmt *st = in->stmts[i];
       if (st->tag == Ist_IMark)
          ip = st->Ist.IMark.addr + st->Ist.IMark.delta;
-      else if (st->tag == Ist_Put && st->Ist.Put.offset == layout->offset_SP
-               && ip != 0)
-         addStmtToIRSB(out, IRStmt_Put(layout->offset_IP,
-                                       mkIRExpr_HWord(ip)));
+      else if (st->tag == Ist_WrTmp) {
+         IRExpr *e = st->Ist.WrTmp.data;
+         SpOff *t = &offs[st->Ist.WrTmp.tmp];
+         if (e->tag == Iex_Get && e->Iex.Get.offset == layout->offset_SP
+             && e->Iex.Get.ty == Ity_I64) {
+            if (!known) {
+               epoch++;
+               off = 0;
+               known = True;
+            }
+            t->epoch = epoch;
+            t->off = off;
+         } else if (e->tag == Iex_Binop
+                    && (e->Iex.Binop.op == Iop_Add64
+                        || e->Iex.Binop.op == Iop_Sub64)
+                    && e->Iex.Binop.arg2->tag == Iex_Const
+                    && e->Iex.Binop.arg2->Iex.Const.con->tag == Ico_U64) {
+            SpOff a = sp_off_of(offs, e->Iex.Binop.arg1);
+            Long c = (Long)e->Iex.Binop.arg2->Iex.Const.con->Ico.U64;
+            if (a.epoch != SP_UNKNOWN) {
+               t->epoch = a.epoch;
+               t->off = e->Iex.Binop.op == Iop_Add64 ? a.off + c : a.off - c;
+            }
+         }
+      } else if (st->tag == Ist_Put && st->Ist.Put.offset == layout->offset_SP) {
+         SpOff v = sp_off_of(offs, st->Ist.Put.data);
+         Bool down = known && v.epoch == epoch && v.off <= off;
+         if (!down && ip != 0)
+            addStmtToIRSB(out, IRStmt_Put(layout->offset_IP,
+                                          mkIRExpr_HWord(ip)));
+         known = v.epoch == epoch;     /* the written value's offset */
+         off = v.off;
+      }
       addStmtToIRSB(out, st);
    }
+   VG_(free)(offs);
    return out;
 }
 
