@@ -265,6 +265,8 @@ IRSB *HS_(stacks_instrument)(IRSB *in, const VexGuestLayout *layout)
                t->off = e->Iex.Binop.op == Iop_Add64 ? a.off + c : a.off - c;
             }
          }
+      } else if (st->tag == Ist_Dirty && st->Ist.Dirty.details->nFxState > 0) {
+         known = False;           /* a helper that may write the pointer */
       } else if (st->tag == Ist_Put && st->Ist.Put.offset == layout->offset_SP) {
          SpOff v = sp_off_of(offs, st->Ist.Put.data);
          Bool down = known && v.epoch == epoch && v.off <= off;
