@@ -205,10 +205,11 @@ static void die_stack_signal(Addr a, SizeT len)
 /* The program counter written before each write of the stack pointer
    that may move it up (see the top of the file): the mark's call stack
    is unwound only at a move up (shrink_by), so a move down (a push, a
-   call, a frame made) needs none.  A write is known to move it down when
-   its value is the stack pointer read in the superblock less a constant
-   below the one last written (IR as VEX flattens it: t1 = GET(SP),
-   t2 = Sub64(t1, 8), PUT(SP) = t2); anything else gets the store.  The
+   call, a frame made) needs none.  A write is known to move it down (or
+   not at all) when its value is the stack pointer as read in the
+   superblock plus or minus constants, at or below the value last
+   written (IR as VEX flattens it: t1 = GET(SP), t2 = Sub64(t1, 8),
+   PUT(SP) = t2); anything else gets the store.  The
    core's stack-pointer pass runs after this and puts its helper call
    just before the write, so the helper sees the counter of the
    instruction that moves the pointer.  VEX's removal of redundant
