@@ -503,12 +503,14 @@ HOT void ev_copy(ULong *to, const ULong *from, Int n)
       to[k] = from[k];
 }
 
+/* Events FROM to TO - 1 since ENTER go to INCLUSIVE, and ENTER
+   becomes NOW. */
 HOT void ev_charge(ULong *inclusive, ULong *enter, const ULong *now,
-                   Int n)
+                   Int from, Int to)
 {
    Int k;
 #pragma GCC unroll 8
-   for (k = 1; k < n; k++) {
+   for (k = from; k < to; k++) {
       inclusive[k] += now[k] - enter[k];
       enter[k] = now[k];
    }
@@ -727,19 +729,13 @@ HOT void charge(Thread *t, Frame *f)
    if (CP_(n_ev) == SIM_EV && CP_(clo_cache_sim)) {
       const ULong *now = t->ev;
       ULong *enter = f->enter;
-      ev_charge(inclusive, enter, now, CP_EV_DW + 1);
+      ev_charge(inclusive, enter, now, CP_EV_DR, CP_EV_DW + 1);
       if (((now[CP_EV_I1MR] ^ enter[CP_EV_I1MR]) |
            (now[CP_EV_D1MR] ^ enter[CP_EV_D1MR]) |
-           (now[CP_EV_D1MW] ^ enter[CP_EV_D1MW])) != 0) {
-         Int k;
-#pragma GCC unroll 6
-         for (k = CP_EV_I1MR; k < SIM_EV; k++) {
-            inclusive[k] += now[k] - enter[k];
-            enter[k] = now[k];
-         }
-      }
+           (now[CP_EV_D1MW] ^ enter[CP_EV_D1MW])) != 0)
+         ev_charge(inclusive, enter, now, CP_EV_I1MR, SIM_EV);
    } else
-      ev_charge(inclusive, f->enter, t->ev, CP_(n_ev));
+      ev_charge(inclusive, f->enter, t->ev, 1, CP_(n_ev));
 }
 
 HOT void pop(Thread *t)
