@@ -22,6 +22,8 @@
                   taken and kept (culling, the peak);
      hs_stacks.c  --stacks=yes: stack bytes of every thread, and each
                   thread's high-water mark with its call stack;
+     hs_sppass.c  --stacks=yes: where generated code reports the moves of
+                  the stack pointer;
      hs_pages.c   --pages-as-heap=yes: mmap, mremap and brk at page level;
      hs_xtree.c   --xtree-memory: the allocation tree files, as Massif
                   writes them;
@@ -152,9 +154,33 @@ void     HS_(count)(HS_Site *site, SSizeT dheap, SSizeT dextra,
 
 extern SizeT HS_(stacks_B);            /* all threads, now */
 void HS_(stacks_post_clo_init)(void);
-/* With --stacks=yes: the instrumentation's first pass (the program
-   counter exact where the stack pointer moves). */
-IRSB *HS_(stacks_instrument)(IRSB *in, const VexGuestLayout *layout);
+/* The moves of the stack pointer, as heapsnap's pass reports them from
+   generated code (hs_sppass.c): TOTAL bytes down (grow) or up (shrink),
+   a group of moves reported at its first; with a move the core would
+   check for a switch of stacks among them, described by PLAN; or a move
+   from OLD_SP to NEW_SP.  SP is the stack pointer before the group. */
+VG_REGPARM(1) void HS_(sp_grow)(UWord total);
+VG_REGPARM(1) void HS_(sp_shrink)(UWord total);
+VG_REGPARM(3) void HS_(sp_grow_checked)(Addr sp, UWord total, UWord plan);
+VG_REGPARM(3) void HS_(sp_shrink_checked)(Addr sp, UWord total, UWord plan);
+VG_REGPARM(2) void HS_(sp_unknown)(Addr old_SP, Addr new_SP);
+/* A PLAN: the checked move's bytes, and the group's bytes before it. */
+#define HS_SP_CHECKED           (1ULL << 63)
+#define HS_SP_PLAN(after, len)  (HS_SP_CHECKED | (ULong)(after) << 32 | (len))
+#define HS_SP_CHECKED_LEN(plan)   ((plan) & 0xffffffffULL)
+#define HS_SP_CHECKED_AFTER(plan) (((plan) >> 32) & 0x7fffffffULL)
+/* --max-stackframe (a core option): a checked move of more bytes is a
+   switch of stacks. */
+extern Word HS_(sp_max_frame);
+
+/*------------------------------------------------------------*/
+/*--- The stack-pointer pass (hs_sppass.c)                 ---*/
+/*------------------------------------------------------------*/
+
+/* With --stacks=yes: the instrumentation's first pass, which reports the
+   moves of the stack pointer (and writes the program counter where a
+   mark may be unwound). */
+IRSB *HS_(sp_pass)(IRSB *in, const VexGuestLayout *layout);
 /* With --stacks=yes: thread TID is about to run client code. */
 void HS_(stacks_start_client_code)(ThreadId tid);
 /* Writes the companion file: each thread's high-water mark and the

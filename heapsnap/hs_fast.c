@@ -7,7 +7,7 @@
    (--time-unit=i, the default), and the malloc replacement's client
    requests reach hs_heap.c's callbacks; with --stacks=yes, first of
    all, the program counter is written where the stack pointer moves
-   (hs_stacks.c, HS_(stacks_instrument)), for the marks' unwinding.
+   (hs_sppass.c, HS_(sp_pass)), for the marks' unwinding.
    Massif does the first two the plain way, and so does heapsnap with
    --fast-paths=no:
 
@@ -490,7 +490,7 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
                && in->next->tag == Iex_Const;
 
    if (HS_(clo_stacks))
-      in = HS_(stacks_instrument)(in, layout);      /* hs_stacks.c */
+      in = HS_(sp_pass)(in, layout);                /* hs_sppass.c */
    if (HS_(clo_time_unit) != HS_TimeI && !HS_(clo_fast_paths))
       return in;
    out = deepCopyIRSBExceptStmts(in);

@@ -4,31 +4,33 @@
    Copyright (C) 2026 The heapsnap/callprof developers.
    SPDX-License-Identifier: GPL-2.0-or-later
 
-   What is counted is Massif's: the core tells the tool of every move of
-   a thread's stack pointer (new_mem_stack when it goes down, die_mem_stack
-   when it comes back up, and the same for signal frames), and the stack
-   bytes of a thread are the sum of those moves since it started: the
-   bytes between where its stack pointer was when it first ran and where
-   it is now.  The total of all threads is HS_(stacks_B), which every
-   snapshot records as mem_stacks_B.  Massif keeps the bytes of a thread
-   that has exited (the little left between its start and its stack
-   pointer at exit); heapsnap drops them at the thread's exit, so
-   mem_stacks_B is the stacks of the live threads.
+   What is counted is Massif's: every move of a thread's stack pointer
+   (down as it grows, up as it shrinks, and the same for signal frames)
+   but those the core takes for a switch of stacks (see "The registered
+   stacks" below), and the stack bytes of a thread are the sum of those
+   moves since it started: the bytes between where its stack pointer was
+   when it first ran and where it is now.  The total of all threads is
+   HS_(stacks_B), which every snapshot records as mem_stacks_B.  Massif
+   keeps the bytes of a thread that has exited (the little left between
+   its start and its stack pointer at exit); heapsnap drops them at the
+   thread's exit, so mem_stacks_B is the stacks of the live threads.
 
-   Speed.  A program moves its stack pointer on nearly every call and
-   return, so these callbacks are the hottest code of the tool.  Three
-   things keep them cheap:
-   - the core's fast paths: for the usual sizes (4, 8, 12, 16, 32, 112,
-     128, 144, 160 bytes) the core calls a callback of that size with one
-     register argument, instead of its generic helper that then calls the
-     tool's generic callback (what Massif registers);
+   Massif has the core report the moves, a call for each; heapsnap's own
+   pass (hs_sppass.c) reports them from generated code, a call for each
+   group of moves in one direction (a function's pushes and its frame).
+   Signal frames the core reports (new_mem_stack_signal and
+   die_mem_stack_signal).  A program moves its stack pointer on nearly
+   every call and return, so these reports are the hottest code of the
+   tool, and they stay cheap:
    - the running thread's record is found through a pointer set when a
      thread starts running client code, not looked up per move;
    - the snapshot functions are called only when they would do something:
      the regular snapshot when its time has come (HS_(snap_due)(), a
      compare), the peak check before a move up only when the total is
-     above the peak threshold (a compare with HS_(snap_peak_above)).
-   So a move costs a few adds and two or three compares.
+     above the peak threshold (a compare with HS_(snap_peak_above));
+   - a move that the core would check costs two compares more while the
+     stack pointer stays in the current stack.
+   So a report costs a few adds and two or three compares.
 
    High-water marks, beyond Massif.  Each thread's deepest stack bytes
    are exact, and so is the call stack there, for little cost: a move
@@ -43,23 +45,22 @@
    pointer is exact (VexRegUpdSpAtMemAccess, Massif's setting and
    heapsnap's).  The program counter there is wherever the block last
    left it, and the unwinder needs it to find the frame's layout (the
-   call frame information of the instruction).  So with --stacks=yes
-   heapsnap's instrumentation (HS_(stacks_instrument)) writes the
-   program counter before every move of the stack pointer that may go
-   up (the unwinding is done at those only): a store of a constant,
-   next to the core's helper call there.  The top frame of a
-   mark's stack is then the instruction that leaves the mark (the
-   return, the pop, the add), at its line, and its callers are unwound
-   from there: the same stack as with every register exact at every
-   instruction (tests/heapsnap/stacks_exact).  Asking the core to keep
-   the program counter and frame pointer exact at every memory access
-   instead (as Memcheck does: VexRegUpdUnwindregsAtMemAccess) costs
-   most loads and stores a store of their own, and made --stacks=yes 2
-   to 6% slower (docs/benchmarks.md).  What that kept and this does
-   not: the frame pointer.  A function that keeps its frame in %rbp (one
-   with a variable-size or over-aligned frame) and leaves its deepest
-   point in the same superblock as it set %rbp, with no branch between,
-   can have %rbp stale at the move, and the callers above it wrong.
+   call frame information of the instruction).  So heapsnap's pass
+   writes the program counter before each report of a move that may go
+   up (the unwinding is done at those only): a store of a constant.
+   The top frame of a mark's stack is then the instruction that leaves
+   the mark (the return, the pop, the add), at its line, and its callers
+   are unwound from there: the same stack as with every register exact
+   at every instruction (tests/heapsnap/stacks_exact).  Asking the core
+   to keep the program counter and frame pointer exact at every memory
+   access instead (as Memcheck does: VexRegUpdUnwindregsAtMemAccess)
+   costs most loads and stores a store of their own, and made
+   --stacks=yes 2 to 6% slower (docs/benchmarks.md).  What that kept and
+   this does not: the frame pointer.  A function that keeps its frame in
+   %rbp (one with a variable-size or over-aligned frame) and leaves its
+   deepest point in the same superblock as it set %rbp, with no branch
+   between, can have %rbp stale at the move, and the callers above it
+   wrong.
 
    The companion file.  HS_(stacks_write_peaks)() writes, beside the main
    file and named like it plus ".stacks", one detailed snapshot per thread
@@ -69,6 +70,8 @@
    as any Massif file. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -136,6 +139,127 @@ static void __attribute__((noinline)) capture(ThreadStack *t, ThreadId tid)
 
 
 /*------------------------------------------------------------*/
+/*--- The registered stacks                                ---*/
+/*------------------------------------------------------------*/
+
+/* Massif's stack bytes are the moves the core reports (m_stacks.c), and
+   the core leaves some out.  It checks the moves of unknown size, and
+   those of a size it has no callback of its own for (any but 4, 8, 12,
+   16, 32, 112, 128, 144 and 160 bytes; which moves these are,
+   hs_sppass.c works out as the core does):
+   - it keeps a list of stacks (the main stack, from its lowest mapped
+     byte to its top; each thread's, from its creation to its exit; those
+     the program registers with VALGRIND_STACK_REGISTER) and one current
+     stack for the whole process, at first the main one;
+   - a checked move to a stack pointer outside the current stack and
+     inside another one of the list is a switch: that one becomes the
+     current stack, and the move is not counted;
+   - a checked move of more than --max-stackframe bytes (2000000 unless
+     given) is not counted either, with a warning;
+   - as a thread takes the lock to run, its stack pointer is checked as
+     for a move of none, so the current stack is then the thread's.
+   heapsnap keeps a copy of the list and applies the same rules, so that
+   its stack bytes stay Massif's.  What it cannot see: a stack the
+   program deregisters or changes (VALGRIND_STACK_DEREGISTER,
+   VALGRIND_STACK_CHANGE) stays in the copy as it was registered. */
+typedef struct {
+   Addr     start, end;      /* lowest and highest byte */
+   ThreadId tid;             /* whose: 1 the main stack, 0 the program's */
+} Registered;
+
+static XArray *registered;   /* of Registered, oldest first */
+static Word    current = -1; /* its index, -1 for none */
+static Addr    cur_lo = 1, cur_hi = 0;   /* its bytes (none: empty) */
+Word           HS_(sp_max_frame) = 2000000;   /* --max-stackframe */
+
+static Registered *reg_at(Word i)
+{
+   return VG_(indexXA)(registered, i);
+}
+
+static void set_current(Word i)
+{
+   current = i;
+   cur_lo = i < 0 ? 1 : reg_at(i)->start;
+   cur_hi = i < 0 ? 0 : reg_at(i)->end;
+}
+
+static void add_registered(Addr start, Addr end, ThreadId tid)
+{
+   Registered r;
+   r.start = start;
+   r.end = end;
+   r.tid = tid;
+   VG_(addToXA)(registered, &r);
+}
+
+/* The main stack grows down into its reservation as it faults there,
+   one mapping below the other. */
+static void main_extended(void)
+{
+   Word i;
+   for (i = 0; i < VG_(sizeXA)(registered); i++) {
+      Registered *r = reg_at(i);
+      NSegment const *seg = VG_(am_find_nsegment)(r->end);
+      if (r->tid != 1)
+         continue;
+      while (seg != NULL && seg->kind == SkAnonC) {
+         r->start = seg->start;
+         seg = VG_(am_find_nsegment)(seg->start - 1);
+      }
+      if (i == current)
+         set_current(i);
+   }
+}
+
+/* The program registers a stack (the core has, just before). */
+static void program_stack(Addr start, Addr end)
+{
+   if (start > end) {          /* the core takes either order */
+      Addr t = start;
+      start = end;
+      end = t;
+   }
+   add_registered(start, end, 0);
+}
+
+static void __attribute__((noinline)) complain_switch(Addr from, Addr to)
+{
+   static Int left = 3;
+   if (VG_(clo_verbosity) < 1 || left == 0)
+      return;
+   left--;
+   VG_(umsg)("Warning: the stack pointer moved from %#lx to %#lx, more "
+             "than --max-stackframe=%ld bytes: taken as a switch to another "
+             "stack, and not counted%s\n", from, to, HS_(sp_max_frame),
+             left == 0 ? " (not said again)" : "");
+}
+
+static __attribute__((noinline)) Bool moved_away_slow(Addr sp)
+{
+   Word i;
+   main_extended();
+   if (sp >= cur_lo && sp <= cur_hi)
+      return False;
+   for (i = VG_(sizeXA)(registered) - 1; i >= 0; i--)   /* newest first */
+      if (sp >= reg_at(i)->start && sp <= reg_at(i)->end)
+         break;
+   if (i < 0 || i == current)
+      return False;
+   set_current(i);
+   return True;
+}
+
+/* Whether a checked move to SP switches stacks (then not counted), as
+   the core decides. */
+static INLINE Bool moved_away(Addr sp)
+{
+   if (LIKELY(sp >= cur_lo && sp <= cur_hi))
+      return False;
+   return moved_away_slow(sp);
+}
+
+/*------------------------------------------------------------*/
 /*--- Moves of the stack pointer                           ---*/
 /*------------------------------------------------------------*/
 
@@ -170,23 +294,48 @@ static INLINE void shrink_by(ThreadStack *t, ThreadId tid, SizeT len)
       HS_(snap_maybe)();
 }
 
-#define SIZED(n) \
-   static VG_REGPARM(1) void new_stack_##n(Addr new_SP) \
-   { grow_by(running, running_tid, n); } \
-   static VG_REGPARM(1) void die_stack_##n(Addr new_SP) \
-   { shrink_by(running, running_tid, n); }
-SIZED(4) SIZED(8) SIZED(12) SIZED(16) SIZED(32)
-SIZED(112) SIZED(128) SIZED(144) SIZED(160)
-#undef SIZED
-
-static void new_stack(Addr a, SizeT len)
+/* The moves heapsnap's pass reports (hs_sppass.c). */
+VG_REGPARM(1) void HS_(sp_grow)(UWord total)
 {
-   grow_by(running, running_tid, len);
+   grow_by(running, running_tid, total);
 }
 
-static void die_stack(Addr a, SizeT len)
+VG_REGPARM(1) void HS_(sp_shrink)(UWord total)
 {
-   shrink_by(running, running_tid, len);
+   shrink_by(running, running_tid, total);
+}
+
+VG_REGPARM(3) void HS_(sp_grow_checked)(Addr sp, UWord total, UWord plan)
+{
+   UWord len = HS_SP_CHECKED_LEN(plan);
+   if (moved_away(sp - HS_SP_CHECKED_AFTER(plan) - len))
+      total -= len;
+   if (total > 0)
+      grow_by(running, running_tid, total);
+}
+
+VG_REGPARM(3) void HS_(sp_shrink_checked)(Addr sp, UWord total, UWord plan)
+{
+   UWord len = HS_SP_CHECKED_LEN(plan);
+   if (moved_away(sp + HS_SP_CHECKED_AFTER(plan) + len))
+      total -= len;
+   if (total > 0)
+      shrink_by(running, running_tid, total);
+}
+
+VG_REGPARM(2) void HS_(sp_unknown)(Addr old_SP, Addr new_SP)
+{
+   Word delta = (Word)new_SP - (Word)old_SP;
+   if (moved_away(new_SP))
+      return;
+   if (delta < -HS_(sp_max_frame) || delta > HS_(sp_max_frame)) {
+      complain_switch(old_SP, new_SP);
+      return;
+   }
+   if (delta > 0)
+      shrink_by(running, running_tid, delta);
+   else if (delta < 0)
+      grow_by(running, running_tid, -delta);
 }
 
 /* A signal frame is pushed for thread TID, which may not be the one
@@ -202,90 +351,25 @@ static void die_stack_signal(Addr a, SizeT len)
    shrink_by(running ? &threads[tid] : NULL, tid, len);
 }
 
-/* The program counter written before each write of the stack pointer
-   that may move it up (see the top of the file): the mark's call stack
-   is unwound only at a move up (shrink_by), so a move down (a push, a
-   call, a frame made) needs none.  A write is known to move it down (or
-   not at all) when its value is the stack pointer as read in the
-   superblock plus or minus constants, at or below the value last
-   written (IR as VEX flattens it: t1 = GET(SP), t2 = Sub64(t1, 8),
-   PUT(SP) = t2); anything else gets the store.  The
-   core's stack-pointer pass runs after this and puts its helper call
-   just before the write, so the helper sees the counter of the
-   instruction that moves the pointer.  VEX's removal of redundant
-   writes runs before the tools, so these stay. */
-#define SP_UNKNOWN 0xffffffffu
-typedef struct {
-   UInt epoch;       /* SP_UNKNOWN: not the stack pointer plus a constant */
-   Long off;         /* from the stack pointer at the epoch's start */
-} SpOff;
-
-static SpOff sp_off_of(const SpOff *offs, const IRExpr *e)
-{
-   SpOff none = { SP_UNKNOWN, 0 };
-   return e->tag == Iex_RdTmp ? offs[e->Iex.RdTmp.tmp] : none;
-}
-
-IRSB *HS_(stacks_instrument)(IRSB *in, const VexGuestLayout *layout)
-{
-   IRSB *out = deepCopyIRSBExceptStmts(in);
-   SpOff *offs = VG_(malloc)("hs.stacks.offs",
-                             (in->tyenv->types_used + 1) * sizeof *offs);
-   UInt epoch = 0;          /* the stack pointer's value as last written */
-   Bool known = True;       /* ... is the epoch's start plus OFF */
-   Long off = 0;
-   Addr ip = 0;
-   Int i;
-   for (i = 0; i < in->tyenv->types_used; i++)
-      offs[i].epoch = SP_UNKNOWN;
-   for (i = 0; i < in->stmts_used; i++) {
-      IRStmt *st = in->stmts[i];
-      if (st->tag == Ist_IMark)
-         ip = st->Ist.IMark.addr + st->Ist.IMark.delta;
-      else if (st->tag == Ist_WrTmp) {
-         IRExpr *e = st->Ist.WrTmp.data;
-         SpOff *t = &offs[st->Ist.WrTmp.tmp];
-         if (e->tag == Iex_Get && e->Iex.Get.offset == layout->offset_SP
-             && e->Iex.Get.ty == Ity_I64) {
-            if (!known) {
-               epoch++;
-               off = 0;
-               known = True;
-            }
-            t->epoch = epoch;
-            t->off = off;
-         } else if (e->tag == Iex_Binop
-                    && (e->Iex.Binop.op == Iop_Add64
-                        || e->Iex.Binop.op == Iop_Sub64)
-                    && e->Iex.Binop.arg2->tag == Iex_Const
-                    && e->Iex.Binop.arg2->Iex.Const.con->tag == Ico_U64) {
-            SpOff a = sp_off_of(offs, e->Iex.Binop.arg1);
-            Long c = (Long)e->Iex.Binop.arg2->Iex.Const.con->Ico.U64;
-            if (a.epoch != SP_UNKNOWN) {
-               t->epoch = a.epoch;
-               t->off = e->Iex.Binop.op == Iop_Add64 ? a.off + c : a.off - c;
-            }
-         }
-      } else if (st->tag == Ist_Dirty && st->Ist.Dirty.details->nFxState > 0) {
-         known = False;           /* a helper that may write the pointer */
-      } else if (st->tag == Ist_Put && st->Ist.Put.offset == layout->offset_SP) {
-         SpOff v = sp_off_of(offs, st->Ist.Put.data);
-         Bool down = known && v.epoch == epoch && v.off <= off;
-         if (!down && ip != 0)
-            addStmtToIRSB(out, IRStmt_Put(layout->offset_IP,
-                                          mkIRExpr_HWord(ip)));
-         known = v.epoch == epoch;     /* the written value's offset */
-         off = v.off;
-      }
-      addStmtToIRSB(out, st);
-   }
-   VG_(free)(offs);
-   return out;
-}
-
 /*------------------------------------------------------------*/
 /*--- Threads                                              ---*/
 /*------------------------------------------------------------*/
+
+/* The stacks the core registers itself: the main one before the program
+   starts, which is the current stack then; a thread's as the thread is
+   made (its top, and down to the start of its mapping), which nothing
+   can reach before the thread runs. */
+static void thread_registered(ThreadId tid)
+{
+   Addr top = VG_(thread_get_stack_max)(tid);
+   SizeT size = VG_(thread_get_stack_size)(tid);
+   if (tid == 1) {
+      add_registered(top, top, 1);
+      main_extended();
+      set_current(VG_(sizeXA)(registered) - 1);
+   } else if (size > 0)
+      add_registered(top - size + 1, top, tid);
+}
 
 void HS_(stacks_start_client_code)(ThreadId tid)
 {
@@ -296,7 +380,12 @@ void HS_(stacks_start_client_code)(ThreadId tid)
       running->tid = tid;
       if (HS_(clo_pages_as_heap))
          HS_(pages_stack_started)(tid);
+      thread_registered(tid);
    }
+   /* The core checks a thread's stack pointer as it takes the lock to
+      run, as a move of none (scheduler.c): the current stack becomes
+      the thread's. */
+   (void)moved_away(VG_(get_SP)(tid));
 }
 
 /* A thread that exits takes its stack bytes with it (see above).  Its
@@ -305,6 +394,14 @@ void HS_(stacks_start_client_code)(ThreadId tid)
 static void thread_exit(ThreadId tid)
 {
    ThreadStack *t = &threads[tid];
+   Word i;
+   /* The core deregisters the stack of a thread but the main one. */
+   for (i = VG_(sizeXA)(registered) - 1; i >= 0 && tid != 1; i--)
+      if (reg_at(i)->tid == tid) {
+         VG_(removeIndexXA)(registered, i);
+         set_current(current == i ? -1 : current > i ? current - 1 : current);
+         break;
+      }
    if (t->depth > 0)
       shrink_by(t, tid, t->depth);
    else
@@ -322,6 +419,7 @@ static void thread_create(ThreadId parent, ThreadId child)
 
 void HS_(stacks_post_clo_init)(void)
 {
+   Word i;
    if (!HS_(clo_stacks))
       return;
    threads = VG_(calloc)("hs.stacks.threads", VG_N_THREADS,
@@ -332,26 +430,16 @@ void HS_(stacks_post_clo_init)(void)
       pointer while it sets the client up, and those moves are not the
       client's (Massif ignores them too). */
 
-   VG_(track_new_mem_stack_4)  (new_stack_4);
-   VG_(track_new_mem_stack_8)  (new_stack_8);
-   VG_(track_new_mem_stack_12) (new_stack_12);
-   VG_(track_new_mem_stack_16) (new_stack_16);
-   VG_(track_new_mem_stack_32) (new_stack_32);
-   VG_(track_new_mem_stack_112)(new_stack_112);
-   VG_(track_new_mem_stack_128)(new_stack_128);
-   VG_(track_new_mem_stack_144)(new_stack_144);
-   VG_(track_new_mem_stack_160)(new_stack_160);
-   VG_(track_new_mem_stack)    (new_stack);
-   VG_(track_die_mem_stack_4)  (die_stack_4);
-   VG_(track_die_mem_stack_8)  (die_stack_8);
-   VG_(track_die_mem_stack_12) (die_stack_12);
-   VG_(track_die_mem_stack_16) (die_stack_16);
-   VG_(track_die_mem_stack_32) (die_stack_32);
-   VG_(track_die_mem_stack_112)(die_stack_112);
-   VG_(track_die_mem_stack_128)(die_stack_128);
-   VG_(track_die_mem_stack_144)(die_stack_144);
-   VG_(track_die_mem_stack_160)(die_stack_160);
-   VG_(track_die_mem_stack)    (die_stack);
+   registered = VG_(newXA)(VG_(malloc), "hs.stacks.registered", VG_(free),
+                           sizeof(Registered));
+   for (i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); i++) {
+      const HChar *arg = *(HChar **)VG_(indexXA)(VG_(args_for_valgrind), i);
+      if (VG_(strncmp)(arg, "--max-stackframe=", 17) == 0)
+         HS_(sp_max_frame) = VG_(strtoll10)(arg + 17, NULL);
+   }
+   /* The core reports no move of the stack pointer, as heapsnap
+      registers none of its callbacks for them: heapsnap's pass does. */
+   VG_(track_register_stack)(program_stack);
    VG_(track_new_mem_stack_signal)(new_stack_signal);
    VG_(track_die_mem_stack_signal)(die_stack_signal);
    VG_(track_pre_thread_ll_exit)(thread_exit);
