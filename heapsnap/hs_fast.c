@@ -151,8 +151,11 @@ Bool HS_(clo_fast_paths) = True;
    Helpers called from inside a superblock would see neither the
    slot's count since the thread's last stop nor the right count of the
    superblock they are called from.  Only --stacks=yes has such helpers
-   (the core's stack-pointer tracking), so there heapsnap counts as
-   Massif does, into HS_(guest_instrs_executed) itself (clock_per_run). */
+   (the reports of stack-pointer moves, hs_sppass.c), so there heapsnap
+   counts as Massif does, into HS_(guest_instrs_executed) itself
+   (clock_per_run).  (Giving each report the slot and its place in the
+   superblock instead, so that --stacks=yes could keep this clock, saved
+   nothing: docs/benchmarks.md, "heapsnap's own stack-pointer pass".) */
 static IRExpr *clock_addr(void)
 {
    return mkIRExpr_HWord((HWord)&HS_(guest_instrs_executed));
@@ -449,9 +452,9 @@ static void add_fast_call(IRSB *out, const VexGuestLayout *layout)
    d = unsafeIRDirty_1_N(done, 1, "hs_fast_call",
                          VG_(fnptr_to_fnentry)(fast_call),
                          mkIRExprVec_1(IRExpr_GSPTR()));
-   /* It reads every register (the unwinder), writes only the result;
-      the core's stack-pointer tracking (--stacks=yes) refuses a helper
-      that would write the stack pointer. */
+   /* It reads every register (the unwinder), writes only the result,
+      never the stack pointer: heapsnap's stack-pointer pass
+      (--stacks=yes, hs_sppass.c) reports no move made by a helper. */
    d->nFxState = 2;
    VG_(memset)(&d->fxState, 0, sizeof d->fxState);
    d->fxState[0].fx     = Ifx_Read;
