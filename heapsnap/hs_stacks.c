@@ -91,6 +91,12 @@ SizeT HS_(stacks_B) = 0;
 
 #define INLINE inline __attribute__((always_inline))
 
+#define SIGNAL_NEST 8     /* signal frames remembered per thread */
+typedef struct {
+   Addr   sp;           /* the stack pointer the signal interrupted */
+   SSizeT depth;        /* the thread's stack bytes then */
+} SignalFrame;
+
 typedef struct {
    ThreadId tid;
    SSizeT depth;        /* stack bytes now (may dip below 0 at start) */
@@ -100,6 +106,8 @@ typedef struct {
    Bool   ran;          /* has run client code */
    UInt   n_ips;
    Addr  *ips;          /* --depth frames, allocated at the first capture */
+   UInt   n_signals;    /* signal frames on its stack, the newest last */
+   SignalFrame signals[SIGNAL_NEST];
 } ThreadStack;
 
 static ThreadStack *threads;     /* [VG_N_THREADS], the live ones */
@@ -294,6 +302,29 @@ static INLINE void shrink_by(ThreadStack *t, ThreadId tid, SizeT len)
       HS_(snap_maybe)();
 }
 
+/* A jump of the stack pointer to SP, at or above where the newest
+   signal handled on this thread found it (by no more than
+   --max-stackframe: a handler on an alternate stack mapped above the
+   thread's stack is not left by its own moves): its handler (and any
+   inside it) was left without returning (a longjmp out of it, on its
+   stack or off it).  The stack bytes are those at the signal, less the bytes
+   from where it found the pointer up to SP.  (A jump out of a handler
+   on another stack would otherwise be a switch of stacks, and the
+   handler's bytes would stay counted.) */
+static void __attribute__((noinline)) left_handler(ThreadStack *t, Addr sp)
+{
+   SignalFrame f;
+   SSizeT to;
+   do
+      f = t->signals[--t->n_signals];
+   while (t->n_signals > 0 && sp >= t->signals[t->n_signals - 1].sp);
+   to = f.depth - (SSizeT)(sp - f.sp);
+   if (t->depth > to)
+      shrink_by(t, t->tid, t->depth - to);
+   else if (t->depth < to)
+      grow_by(t, t->tid, to - t->depth);
+}
+
 /* The moves heapsnap's pass reports (hs_sppass.c). */
 VG_REGPARM(1) void HS_(sp_grow)(UWord total)
 {
@@ -326,6 +357,12 @@ VG_REGPARM(3) void HS_(sp_shrink_checked)(Addr sp, UWord total, UWord plan)
 VG_REGPARM(2) void HS_(sp_unknown)(Addr old_SP, Addr new_SP)
 {
    Word delta = (Word)new_SP - (Word)old_SP;
+   if (UNLIKELY(running != NULL && running->n_signals > 0
+                && new_SP - running->signals[running->n_signals - 1].sp
+                   <= (UWord)HS_(sp_max_frame))) {
+      left_handler(running, new_SP);
+      return;
+   }
    if (moved_away(new_SP))
       return;
    if (delta < -HS_(sp_max_frame) || delta > HS_(sp_max_frame)) {
@@ -338,17 +375,56 @@ VG_REGPARM(2) void HS_(sp_unknown)(Addr old_SP, Addr new_SP)
       grow_by(running, running_tid, -delta);
 }
 
-/* A signal frame is pushed for thread TID, which may not be the one
-   that ran last. */
+/* Signal frames.  The core reports a frame as it pushes it for thread
+   TID (which may not be the one that ran last), and again as the
+   handler's rt_sigreturn pops it, with the stack pointer the signal
+   interrupted in the thread's state both times.  Its two reports do
+   not agree: the pop is 128 bytes longer than the push (the red zone
+   below the frame), and the handler's return into the frame's restorer
+   has moved the stack pointer up 8 bytes already.  Counted as reported,
+   as Massif counts them, each signal handled takes 136 bytes off the
+   stack bytes for good: they drift below the program's stack, and below
+   zero (Massif then stops on an assertion).  So heapsnap notes the
+   stack bytes at each push, and at the pop goes back to them: the
+   stack pointer is back where the signal found it.  A handler left by
+   a longjmp ends at the jump (left_handler); a note left over (a jump
+   of known size out of a handler) is dropped by a later pop that finds
+   the stack pointer above it. */
 static void new_stack_signal(Addr a, SizeT len, ThreadId tid)
 {
-   grow_by(running ? &threads[tid] : NULL, tid, len);
+   ThreadStack *t = running ? &threads[tid] : NULL;
+   if (t != NULL) {
+      if (t->n_signals == SIGNAL_NEST) {    /* the oldest makes room */
+         VG_(memmove)(&t->signals[0], &t->signals[1],
+                      (SIGNAL_NEST - 1) * sizeof t->signals[0]);
+         t->n_signals--;
+      }
+      t->signals[t->n_signals].sp = VG_(get_SP)(tid);
+      t->signals[t->n_signals].depth = t->depth;
+      t->n_signals++;
+   }
+   grow_by(t, tid, len);
 }
 
 static void die_stack_signal(Addr a, SizeT len)
 {
    ThreadId tid = VG_(get_running_tid)();
-   shrink_by(running ? &threads[tid] : NULL, tid, len);
+   ThreadStack *t = running ? &threads[tid] : NULL;
+   Addr sp = VG_(get_SP)(tid);
+   SSizeT back;
+   if (t != NULL)
+      while (t->n_signals > 0 && t->signals[t->n_signals - 1].sp < sp)
+         t->n_signals--;           /* handlers left by a longjmp */
+   if (t == NULL || t->n_signals == 0
+       || t->signals[t->n_signals - 1].sp != sp) {
+      shrink_by(t, tid, len);      /* no note: as reported */
+      return;
+   }
+   back = t->depth - t->signals[--t->n_signals].depth;
+   if (back > 0)
+      shrink_by(t, tid, back);
+   else if (back < 0)
+      grow_by(t, tid, -back);
 }
 
 /*------------------------------------------------------------*/
