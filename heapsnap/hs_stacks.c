@@ -414,7 +414,7 @@ static void die_stack_signal(Addr a, SizeT len)
    SSizeT back;
    if (t != NULL)
       while (t->n_signals > 0 && t->signals[t->n_signals - 1].sp < sp)
-         t->n_signals--;           /* handlers left by a longjmp */
+         t->n_signals--;           /* notes of handlers left unpopped */
    if (t == NULL || t->n_signals == 0
        || t->signals[t->n_signals - 1].sp != sp) {
       shrink_by(t, tid, len);      /* no note: as reported */
