@@ -13,8 +13,8 @@
    HS_(stacks_B), which every snapshot records as mem_stacks_B.  A thread
    that exits leaves counted the little between its start and its stack
    pointer at exit (no move takes it back), in heapsnap as in Massif: on
-   tests/progs/cxxwork, whose three threads exit before the peak, 96
-   bytes each.
+   tests/progs/cxxwork, whose three threads exit before the peak, 288
+   bytes in all.
 
    Massif has the core report the moves, a call for each; heapsnap's own
    pass (hs_sppass.c) reports them from generated code, a call for each
