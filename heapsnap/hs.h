@@ -70,6 +70,9 @@ extern XArray     *HS_(clo_ignore_fns);    /* of const HChar* */
 extern XArray     *HS_(given_args);        /* the tool options, for desc: */
 extern Bool        HS_(clo_fast_paths);     /* hs_fast.c's tricks */
 extern Bool        HS_(clo_memo_check);     /* hs_heap.c, for tests */
+/* The value given to a core option, the last time: PREFIX with its '='
+   ("--max-stackframe="); NULL if not given. */
+const HChar *HS_(core_arg)(const HChar *prefix);
 
 /*------------------------------------------------------------*/
 /*--- The clock (hs_main.c) and the instrumentation (hs_fast.c) ---*/

@@ -80,7 +80,6 @@
    only. */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -527,19 +526,11 @@ void HS_(fast_stats)(void)
 /* Trick 2's threshold, where the core's default is 120. */
 #define FAST_UNROLL 260
 
-/* Whether the user gave --vex-iropt-unroll-thresh: on the command line,
-   in $VALGRIND_OPTS or in a .valgrindrc, all of which are in the core's
-   arguments. */
+/* Whether the user gave --vex-iropt-unroll-thresh (on the command line,
+   in $VALGRIND_OPTS or in a .valgrindrc). */
 static Bool unroll_given(void)
 {
-   static const HChar opt[] = "--vex-iropt-unroll-thresh=";
-   Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
-   for (i = 0; i < n; i++) {
-      const HChar *arg = *(HChar **)VG_(indexXA)(VG_(args_for_valgrind), i);
-      if (VG_(strncmp)(arg, opt, sizeof opt - 1) == 0)
-         return True;
-   }
-   return False;
+   return HS_(core_arg)("--vex-iropt-unroll-thresh=") != NULL;
 }
 
 /* After the options. */

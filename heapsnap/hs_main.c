@@ -16,6 +16,7 @@
    gdbserver monitor commands, and the tool's start and exit. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_gdbserver.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -121,6 +122,23 @@ static Bool hs_process_cmd_line_option(const HChar *arg)
 
    VG_(addToXA)(HS_(given_args), &arg);
    return True;
+}
+
+/* The value of the last core option that starts with PREFIX (say
+   "--max-stackframe="), or NULL: from the command line, $VALGRIND_OPTS or
+   a .valgrindrc, all of which are in the core's arguments.  The core
+   handles these options; heapsnap only reads what was given. */
+const HChar *HS_(core_arg)(const HChar *prefix)
+{
+   const HChar *value = NULL;
+   SizeT len = VG_(strlen)(prefix);
+   Word i, n = VG_(sizeXA)(VG_(args_for_valgrind));
+   for (i = 0; i < n; i++) {
+      const HChar *arg = *(HChar **)VG_(indexXA)(VG_(args_for_valgrind), i);
+      if (VG_(strncmp)(arg, prefix, len) == 0)
+         value = arg + len;
+   }
+   return value;
 }
 
 static void hs_print_usage(void)

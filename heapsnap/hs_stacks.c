@@ -72,7 +72,6 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
-#include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -491,7 +490,7 @@ static void thread_create(ThreadId parent, ThreadId child)
 
 void HS_(stacks_post_clo_init)(void)
 {
-   Word i;
+   const HChar *max_frame;
    if (!HS_(clo_stacks))
       return;
    threads = VG_(calloc)("hs.stacks.threads", VG_N_THREADS,
@@ -504,11 +503,9 @@ void HS_(stacks_post_clo_init)(void)
 
    registered = VG_(newXA)(VG_(malloc), "hs.stacks.registered", VG_(free),
                            sizeof(Registered));
-   for (i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); i++) {
-      const HChar *arg = *(HChar **)VG_(indexXA)(VG_(args_for_valgrind), i);
-      if (VG_(strncmp)(arg, "--max-stackframe=", 17) == 0)
-         HS_(sp_max_frame) = VG_(strtoll10)(arg + 17, NULL);
-   }
+   max_frame = HS_(core_arg)("--max-stackframe=");
+   if (max_frame != NULL)
+      HS_(sp_max_frame) = VG_(strtoll10)(max_frame, NULL);
    /* The core reports no move of the stack pointer, as heapsnap
       registers none of its callbacks for them: heapsnap's pass does. */
    VG_(track_register_stack)(program_stack);
