@@ -302,6 +302,16 @@ static INLINE void shrink_by(ThreadStack *t, ThreadId tid, SizeT len)
       HS_(snap_maybe)();
 }
 
+/* The stack bytes of thread T taken to TO: a move down or up by the
+   difference, or none. */
+static void move_to(ThreadStack *t, ThreadId tid, SSizeT to)
+{
+   if (t->depth > to)
+      shrink_by(t, tid, t->depth - to);
+   else if (t->depth < to)
+      grow_by(t, tid, to - t->depth);
+}
+
 /* A jump of the stack pointer to SP, at or above where the newest
    signal handled on this thread found it (by no more than
    --max-stackframe: a handler on an alternate stack mapped above the
@@ -314,15 +324,10 @@ static INLINE void shrink_by(ThreadStack *t, ThreadId tid, SizeT len)
 static void __attribute__((noinline)) left_handler(ThreadStack *t, Addr sp)
 {
    SignalFrame f;
-   SSizeT to;
    do
       f = t->signals[--t->n_signals];
    while (t->n_signals > 0 && sp >= t->signals[t->n_signals - 1].sp);
-   to = f.depth - (SSizeT)(sp - f.sp);
-   if (t->depth > to)
-      shrink_by(t, t->tid, t->depth - to);
-   else if (t->depth < to)
-      grow_by(t, t->tid, to - t->depth);
+   move_to(t, t->tid, f.depth - (SSizeT)(sp - f.sp));
 }
 
 /* The moves heapsnap's pass reports (hs_sppass.c). */
@@ -411,7 +416,6 @@ static void die_stack_signal(Addr a, SizeT len)
    ThreadId tid = VG_(get_running_tid)();
    ThreadStack *t = running ? &threads[tid] : NULL;
    Addr sp = VG_(get_SP)(tid);
-   SSizeT back;
    if (t != NULL)
       while (t->n_signals > 0 && t->signals[t->n_signals - 1].sp < sp)
          t->n_signals--;           /* notes of handlers left unpopped */
@@ -420,11 +424,7 @@ static void die_stack_signal(Addr a, SizeT len)
       shrink_by(t, tid, len);      /* no note: as reported */
       return;
    }
-   back = t->depth - t->signals[--t->n_signals].depth;
-   if (back > 0)
-      shrink_by(t, tid, back);
-   else if (back < 0)
-      grow_by(t, tid, -back);
+   move_to(t, tid, t->signals[--t->n_signals].depth);
 }
 
 /*------------------------------------------------------------*/
