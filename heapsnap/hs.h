@@ -85,6 +85,18 @@ extern ULong HS_(churn_B);                 /* --time-unit=B: bytes
                                               allocated + freed */
 /* Now, in the chosen time unit. */
 ULong HS_(now)(void);
+/* The instruction clock's parts (hs_fast.c, "The clock").  SPLIT
+   (--fast-paths=yes, --time-unit=i): the clock is counted + on_entry +
+   the running thread's count, in its shadow state 1 at HS_COUNT_SLOT,
+   and HS_(guest_instrs_executed) is made from them where heapsnap reads
+   it.  Else HS_(guest_instrs_executed) is the clock. */
+typedef struct {
+   Bool  split;
+   ULong counted;        /* the threads' counts, taken at each stop */
+   ULong on_entry;       /* superblocks with an early exit (CLOCK_SLOT) */
+} HS_Clock;
+extern HS_Clock HS_(clock);
+#define HS_COUNT_SLOT 8
 IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
                       const VexGuestLayout *layout,
                       const VexGuestExtents *vge,
@@ -97,6 +109,8 @@ void HS_(fast_post_clo_init)(void);
 void HS_(fast_start_client_code)(ThreadId tid);
 /* It stops running client code: its count goes into the clock. */
 void HS_(fast_stop_client_code)(ThreadId tid, ULong blocks_done);
+/* A signal frame is pushed for it (--stacks=yes): the clock made exact. */
+void HS_(fast_clock_at_signal)(ThreadId tid);
 
 /*------------------------------------------------------------*/
 /*--- Sites and the heap (hs_heap.c)                       ---*/
@@ -161,12 +175,18 @@ void HS_(stacks_post_clo_init)(void);
    generated code (hs_sppass.c): TOTAL bytes down (grow) or up (shrink),
    a group of moves reported at its first; with a move the core would
    check for a switch of stacks among them, described by PLAN; or a move
-   from OLD_SP to NEW_SP.  SP is the stack pointer before the group. */
-VG_REGPARM(1) void HS_(sp_grow)(UWord total);
-VG_REGPARM(1) void HS_(sp_shrink)(UWord total);
-VG_REGPARM(3) void HS_(sp_grow_checked)(Addr sp, UWord total, UWord plan);
-VG_REGPARM(3) void HS_(sp_shrink_checked)(Addr sp, UWord total, UWord plan);
-VG_REGPARM(2) void HS_(sp_unknown)(Addr old_SP, Addr new_SP);
+   from OLD_SP to NEW_SP.  SP is the stack pointer before the group.  GS
+   is the thread's guest state, and BEHIND how far heapsnap's clock is
+   ahead of Massif's there (hs_fast.c, "The clock"). */
+VG_REGPARM(3) void HS_(sp_grow)(const void *gs, UWord total, UWord behind);
+VG_REGPARM(3) void HS_(sp_shrink)(const void *gs, UWord total, UWord behind);
+VG_REGPARM(3) void HS_(sp_grow_checked)(const void *gs, Addr sp, UWord total,
+                                        UWord plan, UWord behind);
+VG_REGPARM(3) void HS_(sp_shrink_checked)(const void *gs, Addr sp,
+                                          UWord total, UWord plan,
+                                          UWord behind);
+VG_REGPARM(3) void HS_(sp_unknown)(const void *gs, Addr old_SP, Addr new_SP,
+                                   UWord behind);
 /* A PLAN: the checked move's bytes, and the group's bytes before it. */
 #define HS_SP_CHECKED           (1ULL << 63)
 #define HS_SP_PLAN(after, len)  (HS_SP_CHECKED | (ULong)(after) << 32 | (len))

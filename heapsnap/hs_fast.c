@@ -41,9 +41,9 @@
       everywhere, perl, sqlite3 and python3 0.99, xz 0.97 and 1.01 in
       two series, Rust 1.015 (docs/benchmarks.md, "heapsnap's clock in
       the thread's state", with the forms tried that were slower).
-      Assumes nothing reads the clock from inside a superblock: true
-      but for --stacks=yes, whose stack-pointer helpers do, and which
-      keeps the plain clock.
+      Assumes nothing reads the clock from inside a superblock but
+      --stacks=yes's reports of stack-pointer moves, which are told
+      where in it they are ("The clock", below).
    2. Loops unrolled up to 8 times (iropt_unroll_thresh 260, where the
       core's default is 120): the clock is paid once per 8 turns of a
       tight loop: 3.15 s -> 2.87 s (with 400, the first setting).
@@ -147,34 +147,42 @@ Bool HS_(clo_fast_paths) = True;
    HS_(guest_instrs_executed) is exact wherever the tool reads it, and
    the rest of heapsnap reads only that.
 
-   Helpers called from inside a superblock would see neither the
-   slot's count since the thread's last stop nor the right count of the
-   superblock they are called from.  Only --stacks=yes has such helpers
-   (the reports of stack-pointer moves, hs_sppass.c), so there heapsnap
-   counts as Massif does, into HS_(guest_instrs_executed) itself
-   (clock_per_run).  (Giving each report the slot and its place in the
-   superblock instead, so that --stacks=yes could keep this clock, saved
-   nothing: docs/benchmarks.md, "heapsnap's own stack-pointer pass".) */
+   Helpers called from inside a superblock see neither the slot's count
+   since the thread's last stop nor Massif's count at the point they are
+   called from.  Only --stacks=yes has such helpers (the reports of
+   stack-pointer moves, hs_sppass.c), and a report may take a snapshot,
+   so it makes Massif's clock there itself (hs_stacks.c, clock_at):
+   counted + on_entry + the slot, read through the guest state pointer
+   it is given, less BEHIND, also given: the superblock's instructions
+   after the last exit before the report, which the add on entry has
+   counted and Massif's has not yet.  (Given the slot's value instead,
+   read in generated code, the reports lost what this clock saves;
+   docs/benchmarks.md, "The fast clock with --stacks=yes".)  A signal
+   frame for a fault in the middle of a superblock is pushed before the
+   thread stops running client code, with its count still in the slot
+   (HS_(fast_clock_at_signal)).
+
+   With --fast-paths=no, heapsnap counts as Massif does, into
+   HS_(guest_instrs_executed) itself (clock_per_run). */
 static IRExpr *clock_addr(void)
 {
    return mkIRExpr_HWord((HWord)&HS_(guest_instrs_executed));
 }
 
-/* A global count's address, read from the thread's state: on_entry's,
-   or with --stacks=yes HS_(guest_instrs_executed)'s.  VEX loads a
+/* on_entry's address, read from the thread's state.  VEX loads a
    64-bit address constant with a 10-byte movabsq at each use (only
    constants under 2^20 get the short form), so the address is kept
    instead in a slot of each thread's first shadow state, which heapsnap
-   does not otherwise use (the shadow states follow the guest state, at
-   total_sizeB).  It is written whenever the core gives a thread the CPU
+   uses only for these two slots (the shadow states follow the guest
+   state, at total_sizeB).  It is written whenever the core gives a thread the CPU
    (HS_(fast_start_client_code)), so a new thread has it before its
    first block, and the core keeps shadow states across a signal
    handler, as Memcheck needs.  Generated code reads it from the
    guest-state register once per superblock, a 7-byte load, and uses it
-   for the load, the store and the guarded stores, or for each run's
-   add.  COUNT_SLOT, next to it, is the running thread's count. */
+   for the load, the store and the guarded stores.  COUNT_SLOT, next to
+   it, is the running thread's count. */
 #define CLOCK_SLOT 0          /* offset in shadow state 1 */
-#define COUNT_SLOT 8          /* offset in shadow state 1 */
+#define COUNT_SLOT HS_COUNT_SLOT
 
 static IRExpr *clock_addr_from_state(IRSB *out, const VexGuestLayout *layout)
 {
@@ -184,19 +192,17 @@ static IRExpr *clock_addr_from_state(IRSB *out, const VexGuestLayout *layout)
    return IRExpr_RdTmp(a);
 }
 
-static Bool clock_in_state;   /* a clock's address is in CLOCK_SLOT */
-
-/* With --fast-paths=yes and without --stacks=yes (count_in_state), the
-   clock is counted + on_entry + the running thread's COUNT_SLOT. */
-static Bool  count_in_state;
-static ULong counted;         /* the slots' counts, taken at each stop */
-static ULong on_entry;        /* clock_on_entry's count (CLOCK_SLOT) */
+/* With --fast-paths=yes and --time-unit=i (HS_(clock).split), the clock
+   is counted + on_entry + the running thread's COUNT_SLOT. */
+HS_Clock HS_(clock);
+#define count_in_state HS_(clock).split
+#define counted        HS_(clock).counted
+#define on_entry       HS_(clock).on_entry
 
 void HS_(fast_start_client_code)(ThreadId tid)
 {
-   Addr a = count_in_state ? (Addr)&on_entry
-                           : (Addr)&HS_(guest_instrs_executed);
-   if (clock_in_state)
+   Addr a = (Addr)&on_entry;
+   if (count_in_state)
       VG_(set_shadow_regs_area)(tid, 1, CLOCK_SLOT, sizeof a,
                                 (const UChar *)&a);
 }
@@ -363,16 +369,26 @@ void HS_(fast_stop_client_code)(ThreadId tid, ULong blocks_done)
    HS_(guest_instrs_executed) = counted + on_entry;
 }
 
-/* Massif's way: before each exit and at the end, an add of the
-   instructions of the run since the previous one (a run's instructions
-   all execute once its first one does).  LAYOUT: the clock's address
-   from the thread's state (--stacks=yes); NULL: a constant, as Massif
-   (--fast-paths=no). */
-static void clock_per_run(IRSB *out, const IRSB *in,
-                          const VexGuestLayout *layout)
+/* A signal frame is pushed for thread TID.  After a fault in the middle
+   of a superblock, the core pushes it before the thread stops running
+   client code: the thread's count is still in its slot, and the clock
+   then counts the superblock whole (docs/heapsnap.md, "After a fault"). */
+void HS_(fast_clock_at_signal)(ThreadId tid)
+{
+   ULong n;
+   if (!count_in_state)
+      return;
+   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, COUNT_SLOT, sizeof n);
+   HS_(guest_instrs_executed) = counted + on_entry + n;
+}
+
+/* Massif's way (--fast-paths=no): before each exit and at the end, an
+   add of the instructions of the run since the previous one (a run's
+   instructions all execute once its first one does). */
+static void clock_per_run(IRSB *out, const IRSB *in)
 {
    Int i, pending = 0;
-   IRExpr *addr = layout ? NULL : clock_addr();
+   IRExpr *addr = clock_addr();
    for (i = 0; i < in->stmts_used; i++) {
       IRStmt *st = in->stmts[i];
       if (st->tag == Ist_Exit && pending > 0) {
@@ -380,8 +396,8 @@ static void clock_per_run(IRSB *out, const IRSB *in,
          pending = 0;
       }
       addStmtToIRSB(out, st);
-      if (st->tag == Ist_IMark && pending++ == 0 && addr == NULL)
-         addr = clock_addr_from_state(out, layout);
+      if (st->tag == Ist_IMark)
+         pending++;
    }
    if (pending > 0)
       ir_add_u64(out, addr, pending);
@@ -500,8 +516,8 @@ IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
       Int i;
       for (i = 0; i < in->stmts_used; i++)
          addStmtToIRSB(out, in->stmts[i]);
-   } else if (HS_(clo_stacks) || !HS_(clo_fast_paths))
-      clock_per_run(out, in, clock_in_state ? layout : NULL);
+   } else if (!HS_(clo_fast_paths))
+      clock_per_run(out, in);
    else
       clock_on_entry(out, in, layout);
    if (fast)
@@ -536,8 +552,7 @@ static Bool unroll_given(void)
 /* After the options. */
 void HS_(fast_post_clo_init)(void)
 {
-   clock_in_state = HS_(clo_time_unit) == HS_TimeI && HS_(clo_fast_paths);
-   count_in_state = clock_in_state && !HS_(clo_stacks);
+   count_in_state = HS_(clo_time_unit) == HS_TimeI && HS_(clo_fast_paths);
    /* A threshold the user gave stands; --fast-paths=no leaves the
       core's. */
    if (HS_(clo_fast_paths) && !unroll_given())

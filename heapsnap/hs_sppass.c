@@ -36,6 +36,11 @@
      is written, for the unwinding of a thread's mark (hs_stacks.c):
      only there is a stack unwound, so pushes, calls and frames made need
      no store.
+   - Each report is given the thread's guest state and BEHIND, the
+     superblock's instructions after the last exit before the report:
+     a report may take a snapshot, at Massif's time, and heapsnap's
+     clock has the superblock counted whole on entry (hs_fast.c, "The
+     clock").
 
    What a group changes: its moves are counted together, at its first
    move.  The peak is the same: the peak check is made before a group of
@@ -301,13 +306,25 @@ static IRExpr *sp_now(IRSB *out, const VexGuestLayout *layout)
    return IRExpr_RdTmp(t);
 }
 
-static void call(IRSB *out, const HChar *name, void *fn, IRExpr **args)
+/* A report: FN called with ARGS, the guest state pointer first. */
+static void call(IRSB *out, const VexGuestLayout *layout, const HChar *name,
+                 void *fn, IRExpr **args)
 {
    Int n = 0;
+   IRDirty *d;
    while (args[n] != NULL)
       n++;
-   addStmtToIRSB(out, IRStmt_Dirty(unsafeIRDirty_0_N(
-      n, name, VG_(fnptr_to_fnentry)(fn), args)));
+   /* VEX takes 0 to 3 register arguments; on amd64 all six go in
+      registers anyway. */
+   d = unsafeIRDirty_0_N(n < 3 ? n : 3, name, VG_(fnptr_to_fnentry)(fn),
+                         args);
+   /* It reads the thread's count (clock_at in hs_stacks.c). */
+   d->nFxState = 1;
+   VG_(memset)(&d->fxState, 0, sizeof d->fxState);
+   d->fxState[0].fx     = Ifx_Read;
+   d->fxState[0].offset = layout->total_sizeB + HS_COUNT_SLOT;
+   d->fxState[0].size   = sizeof(ULong);
+   addStmtToIRSB(out, IRStmt_Dirty(d));
 }
 
 IRSB *HS_(sp_pass)(IRSB *in, const VexGuestLayout *layout)
@@ -317,36 +334,47 @@ IRSB *HS_(sp_pass)(IRSB *in, const VexGuestLayout *layout)
                              sizeof *rep);
    IRExpr *old = NULL;
    Addr ip = 0;
-   Int i;
+   Int i, n = 0, k = 0, k_exit = 0;   /* instructions: all, so far, and
+                                         before the last exit */
+   ULong behind;
    plan_moves(in, layout, rep);
+   for (i = 0; i < in->stmts_used; i++)
+      n += in->stmts[i]->tag == Ist_IMark;
    for (i = 0; i < in->stmts_used; i++) {
       IRStmt *st = in->stmts[i];
       const Report *r = &rep[i];
-      if (st->tag == Ist_IMark)
+      if (st->tag == Ist_IMark) {
          ip = st->Ist.IMark.addr + st->Ist.IMark.delta;
+         k++;
+      } else if (st->tag == Ist_Exit)
+         k_exit = k;
+      behind = n - k_exit;
       if (r->kind != R_NONE && r->kind != R_GROW && ip != 0)
          addStmtToIRSB(out, IRStmt_Put(layout->offset_IP,
                                        mkIRExpr_HWord(ip)));
       switch (r->kind) {
       case R_GROW: case R_SHRINK:
          if (r->plan == 0)
-            call(out, r->kind == R_GROW ? "hs_sp_grow"
+            call(out, layout, r->kind == R_GROW ? "hs_sp_grow"
                                         : "hs_sp_shrink",
                  r->kind == R_GROW ? (void *)HS_(sp_grow)
                                    : (void *)HS_(sp_shrink),
-                 mkIRExprVec_1(mkIRExpr_HWord(r->total)));
+                 mkIRExprVec_3(IRExpr_GSPTR(), mkIRExpr_HWord(r->total),
+                               mkIRExpr_HWord(behind)));
          else
-            call(out, r->kind == R_GROW ? "hs_sp_grow_checked"
+            call(out, layout, r->kind == R_GROW ? "hs_sp_grow_checked"
                                         : "hs_sp_shrink_checked",
                  r->kind == R_GROW ? (void *)HS_(sp_grow_checked)
                                    : (void *)HS_(sp_shrink_checked),
-                 mkIRExprVec_3(sp_now(out, layout),
+                 mkIRExprVec_5(IRExpr_GSPTR(), sp_now(out, layout),
                                mkIRExpr_HWord(r->total),
-                               mkIRExpr_HWord(r->plan)));
+                               mkIRExpr_HWord(r->plan),
+                               mkIRExpr_HWord(behind)));
          break;
       case R_UNKNOWN:
-         call(out, "hs_sp_unknown", (void *)HS_(sp_unknown),
-              mkIRExprVec_2(sp_now(out, layout), st->Ist.Put.data));
+         call(out, layout, "hs_sp_unknown", (void *)HS_(sp_unknown),
+              mkIRExprVec_4(IRExpr_GSPTR(), sp_now(out, layout),
+                            st->Ist.Put.data, mkIRExpr_HWord(behind)));
          break;
       case R_PARTIAL:
          old = sp_now(out, layout);
@@ -356,8 +384,9 @@ IRSB *HS_(sp_pass)(IRSB *in, const VexGuestLayout *layout)
       }
       addStmtToIRSB(out, st);
       if (r->kind == R_PARTIAL)
-         call(out, "hs_sp_unknown", (void *)HS_(sp_unknown),
-              mkIRExprVec_2(old, sp_now(out, layout)));
+         call(out, layout, "hs_sp_unknown", (void *)HS_(sp_unknown),
+              mkIRExprVec_4(IRExpr_GSPTR(), old, sp_now(out, layout),
+                            mkIRExpr_HWord(behind)));
    }
    VG_(free)(rep);
    return out;

@@ -86,6 +86,7 @@
 
 #include "hs.h"
 #include "profwriter.h"
+#include "tool_platform.h"
 
 SizeT HS_(stacks_B) = 0;
 
@@ -271,7 +272,42 @@ static INLINE Bool moved_away(Addr sp)
 /*--- Moves of the stack pointer                           ---*/
 /*------------------------------------------------------------*/
 
-static INLINE void grow_by(ThreadStack *t, ThreadId tid, SizeT len)
+/* The clock at a report from generated code (GS: the thread's guest
+   state; NULL for a report from the core, outside generated code, where
+   HS_(guest_instrs_executed) is exact): Massif's, which counts before
+   each exit, where heapsnap's clock has the whole superblock counted on
+   entry, BEHIND instructions ahead. */
+static INLINE ULong clock_at(const void *gs, UWord behind)
+{
+   return HS_(clock).counted + HS_(clock).on_entry
+          + *(const ULong *)((const UChar *)gs + sizeof(TP_GuestState)
+                             + HS_COUNT_SLOT)
+          - behind;
+}
+
+/* Before the clock is read: HS_(guest_instrs_executed) made exact. */
+static INLINE void clock_exact(const void *gs, UWord behind)
+{
+   if (gs != NULL && HS_(clock).split)
+      HS_(guest_instrs_executed) = clock_at(gs, behind);
+}
+
+/* Whether a regular snapshot is due (HS_(snap_due)), the clock made
+   exact if it is. */
+static INLINE Bool snap_due(const void *gs, UWord behind)
+{
+   ULong now;
+   if (gs == NULL || !HS_(clock).split)
+      return HS_(snap_due)();
+   now = clock_at(gs, behind);
+   if (LIKELY(now < HS_(snap_next_time)))
+      return False;
+   HS_(guest_instrs_executed) = now;
+   return True;
+}
+
+static INLINE void grow_by(ThreadStack *t, ThreadId tid, SizeT len,
+                           const void *gs, UWord behind)
 {
    if (UNLIKELY(t == NULL))
       return;                          /* before the client runs */
@@ -282,34 +318,40 @@ static INLINE void grow_by(ThreadStack *t, ThreadId tid, SizeT len)
       t->mark = t->depth;
       t->pending = True;
    }
-   if (UNLIKELY(HS_(snap_due)()))
+   if (UNLIKELY(snap_due(gs, behind)))
       HS_(snap_maybe)();
 }
 
-static INLINE void shrink_by(ThreadStack *t, ThreadId tid, SizeT len)
+static INLINE void shrink_by(ThreadStack *t, ThreadId tid, SizeT len,
+                             const void *gs, UWord behind)
 {
    if (UNLIKELY(t == NULL))
       return;
-   if (UNLIKELY(t->pending))
+   if (UNLIKELY(t->pending)) {
+      clock_exact(gs, behind);
       capture(t, tid);                 /* leaving the mark: exact */
+   }
    if (UNLIKELY(HS_(heap_B) + HS_(extra_B) + HS_(stacks_B)
-                > HS_(snap_peak_above)))
+                > HS_(snap_peak_above))) {
+      clock_exact(gs, behind);
       HS_(snap_peak_check)();
+   }
    t->depth -= len;
    HS_(stacks_B) -= len;
    HS_(churn_B) += len;
-   if (UNLIKELY(HS_(snap_due)()))
+   if (UNLIKELY(snap_due(gs, behind)))
       HS_(snap_maybe)();
 }
 
 /* The stack bytes of thread T taken to TO: a move down or up by the
    difference, or none. */
-static void move_to(ThreadStack *t, ThreadId tid, SSizeT to)
+static void move_to(ThreadStack *t, ThreadId tid, SSizeT to,
+                    const void *gs, UWord behind)
 {
    if (t->depth > to)
-      shrink_by(t, tid, t->depth - to);
+      shrink_by(t, tid, t->depth - to, gs, behind);
    else if (t->depth < to)
-      grow_by(t, tid, to - t->depth);
+      grow_by(t, tid, to - t->depth, gs, behind);
 }
 
 /* A jump of the stack pointer to SP, at or above where the newest
@@ -321,51 +363,57 @@ static void move_to(ThreadStack *t, ThreadId tid, SSizeT to)
    from where it found the pointer up to SP.  (A jump out of a handler
    on another stack would otherwise be a switch of stacks, and the
    handler's bytes would stay counted.) */
-static void __attribute__((noinline)) left_handler(ThreadStack *t, Addr sp)
+static void __attribute__((noinline)) left_handler(ThreadStack *t, Addr sp,
+                                                  const void *gs,
+                                                  UWord behind)
 {
    SignalFrame f;
    do
       f = t->signals[--t->n_signals];
    while (t->n_signals > 0 && sp >= t->signals[t->n_signals - 1].sp);
-   move_to(t, t->tid, f.depth - (SSizeT)(sp - f.sp));
+   move_to(t, t->tid, f.depth - (SSizeT)(sp - f.sp), gs, behind);
 }
 
 /* The moves heapsnap's pass reports (hs_sppass.c). */
-VG_REGPARM(1) void HS_(sp_grow)(UWord total)
+VG_REGPARM(3) void HS_(sp_grow)(const void *gs, UWord total, UWord behind)
 {
-   grow_by(running, running_tid, total);
+   grow_by(running, running_tid, total, gs, behind);
 }
 
-VG_REGPARM(1) void HS_(sp_shrink)(UWord total)
+VG_REGPARM(3) void HS_(sp_shrink)(const void *gs, UWord total, UWord behind)
 {
-   shrink_by(running, running_tid, total);
+   shrink_by(running, running_tid, total, gs, behind);
 }
 
-VG_REGPARM(3) void HS_(sp_grow_checked)(Addr sp, UWord total, UWord plan)
+VG_REGPARM(3) void HS_(sp_grow_checked)(const void *gs, Addr sp, UWord total,
+                                        UWord plan, UWord behind)
 {
    UWord len = HS_SP_CHECKED_LEN(plan);
    if (moved_away(sp - HS_SP_CHECKED_AFTER(plan) - len))
       total -= len;
    if (total > 0)
-      grow_by(running, running_tid, total);
+      grow_by(running, running_tid, total, gs, behind);
 }
 
-VG_REGPARM(3) void HS_(sp_shrink_checked)(Addr sp, UWord total, UWord plan)
+VG_REGPARM(3) void HS_(sp_shrink_checked)(const void *gs, Addr sp,
+                                          UWord total, UWord plan,
+                                          UWord behind)
 {
    UWord len = HS_SP_CHECKED_LEN(plan);
    if (moved_away(sp + HS_SP_CHECKED_AFTER(plan) + len))
       total -= len;
    if (total > 0)
-      shrink_by(running, running_tid, total);
+      shrink_by(running, running_tid, total, gs, behind);
 }
 
-VG_REGPARM(2) void HS_(sp_unknown)(Addr old_SP, Addr new_SP)
+VG_REGPARM(3) void HS_(sp_unknown)(const void *gs, Addr old_SP, Addr new_SP,
+                                   UWord behind)
 {
    Word delta = (Word)new_SP - (Word)old_SP;
    if (UNLIKELY(running != NULL && running->n_signals > 0
                 && new_SP - running->signals[running->n_signals - 1].sp
                    <= (UWord)HS_(sp_max_frame))) {
-      left_handler(running, new_SP);
+      left_handler(running, new_SP, gs, behind);
       return;
    }
    if (moved_away(new_SP))
@@ -375,9 +423,9 @@ VG_REGPARM(2) void HS_(sp_unknown)(Addr old_SP, Addr new_SP)
       return;
    }
    if (delta > 0)
-      shrink_by(running, running_tid, delta);
+      shrink_by(running, running_tid, delta, gs, behind);
    else if (delta < 0)
-      grow_by(running, running_tid, -delta);
+      grow_by(running, running_tid, -delta, gs, behind);
 }
 
 /* Signal frames.  The core reports a frame as it pushes it for thread
@@ -398,6 +446,7 @@ VG_REGPARM(2) void HS_(sp_unknown)(Addr old_SP, Addr new_SP)
 static void new_stack_signal(Addr a, SizeT len, ThreadId tid)
 {
    ThreadStack *t = running ? &threads[tid] : NULL;
+   HS_(fast_clock_at_signal)(tid);
    if (t != NULL) {
       if (t->n_signals == SIGNAL_NEST) {    /* the oldest makes room */
          VG_(memmove)(&t->signals[0], &t->signals[1],
@@ -408,7 +457,7 @@ static void new_stack_signal(Addr a, SizeT len, ThreadId tid)
       t->signals[t->n_signals].depth = t->depth;
       t->n_signals++;
    }
-   grow_by(t, tid, len);
+   grow_by(t, tid, len, NULL, 0);
 }
 
 static void die_stack_signal(Addr a, SizeT len)
@@ -421,10 +470,10 @@ static void die_stack_signal(Addr a, SizeT len)
          t->n_signals--;           /* notes of handlers left unpopped */
    if (t == NULL || t->n_signals == 0
        || t->signals[t->n_signals - 1].sp != sp) {
-      shrink_by(t, tid, len);      /* no note: as reported */
+      shrink_by(t, tid, len, NULL, 0);   /* no note: as reported */
       return;
    }
-   move_to(t, tid, t->signals[--t->n_signals].depth);
+   move_to(t, tid, t->signals[--t->n_signals].depth, NULL, 0);
 }
 
 /*------------------------------------------------------------*/

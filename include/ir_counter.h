@@ -8,9 +8,9 @@
       *(ULong *)ADDR += DELTA
 
    inline: a load, an add of a constant and a store, no helper call.
-   heapsnap counts guest instructions with it under --stacks=yes (once
-   per run of a superblock, as Massif, at an address it reads from a
-   shadow-state slot: heapsnap/hs_fast.c), callprof its per-run counters.
+   heapsnap counts guest instructions with it under --fast-paths=no
+   (once per run of a superblock, as Massif: heapsnap/hs_fast.c),
+   callprof its per-run counters.
    ir_add_u64_by(sb, addr, delta) is the same with DELTA an Ity_I64
    atom computed by the block (callprof: a side exit's guard, widened,
    to count the exits taken).
