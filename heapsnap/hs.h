@@ -41,6 +41,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"
+#include "tool_platform.h"
 
 #define HS_(str) VGAPPEND(vgHeapsnap_, str)
 
@@ -96,7 +97,14 @@ typedef struct {
    ULong on_entry;       /* superblocks with an early exit (CLOCK_SLOT) */
 } HS_Clock;
 extern HS_Clock HS_(clock);
-#define HS_COUNT_SLOT 8
+#define HS_COUNT_SLOT 8          /* offset in shadow state 1 */
+/* The running thread's count, given its guest state GS: shadow state 1
+   follows the guest state (asserted in hs_fast.c's clock_on_entry). */
+static inline const ULong *HS_(count_slot)(const void *gs)
+{
+   return (const ULong *)((const UChar *)gs + sizeof(TP_GuestState)
+                          + HS_COUNT_SLOT);
+}
 IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
                       const VexGuestLayout *layout,
                       const VexGuestExtents *vge,

@@ -174,10 +174,10 @@ static IRExpr *clock_addr(void)
    constants under 2^20 get the short form), so the address is kept
    instead in a slot of each thread's first shadow state, which heapsnap
    uses only for these two slots (the shadow states follow the guest
-   state, at total_sizeB).  It is written whenever the core gives a thread the CPU
-   (HS_(fast_start_client_code)), so a new thread has it before its
-   first block, and the core keeps shadow states across a signal
-   handler, as Memcheck needs.  Generated code reads it from the
+   state, at total_sizeB).  It is written whenever the core gives a
+   thread the CPU (HS_(fast_start_client_code)), so a new thread has it
+   before its first block, and the core keeps shadow states across a
+   signal handler, as Memcheck needs.  Generated code reads it from the
    guest-state register once per superblock, a 7-byte load, and uses it
    for the load, the store and the guarded stores.  COUNT_SLOT, next to
    it, is the running thread's count. */
@@ -323,7 +323,8 @@ static void clock_on_entry(IRSB *out, const IRSB *in,
    IRTemp t0 = IRTemp_INVALID;
    IRExpr *addr = NULL;
 
-   tl_assert(layout->total_sizeB == sizeof(TP_GuestState));  /* count_slot */
+   /* The slot follows the guest state (HS_(count_slot) in hs.h). */
+   tl_assert(layout->total_sizeB == sizeof(TP_GuestState));
    for (i = 0; i < in->stmts_used; i++) {
       IRStmt *st = in->stmts[i];
       if (st->tag == Ist_Exit && k > 0 && k < n) {   /* never to_slot */
@@ -350,13 +351,6 @@ static void clock_on_entry(IRSB *out, const IRSB *in,
                           : IRStmt_Store(TP_END, addr, IRExpr_RdTmp(all)));
       }
    }
-}
-
-static ULong *count_slot(TP_GuestState *g)
-{
-   /* Shadow state 1 follows the guest state (asserted in
-      clock_on_entry). */
-   return (ULong *)((UChar *)(g + 1) + COUNT_SLOT);
 }
 
 /* Thread TID stopped running client code: its count goes into the
@@ -436,7 +430,7 @@ static VG_REGPARM(1) UWord fast_call(TP_GuestState *g)
    if (!HS_(is_malloc_callback)(arg[1]))
       return 0;
    if (count_in_state)   /* the superblock counted itself before the call */
-      HS_(guest_instrs_executed) = counted + on_entry + *count_slot(g);
+      HS_(guest_instrs_executed) = counted + on_entry + *HS_(count_slot)(g);
    tid = VG_(get_running_tid)();
    switch (arg[0]) {
    case VG_USERREQ__CLIENT_CALL1:

@@ -86,7 +86,6 @@
 
 #include "hs.h"
 #include "profwriter.h"
-#include "tool_platform.h"
 
 SizeT HS_(stacks_B) = 0;
 
@@ -279,9 +278,7 @@ static INLINE Bool moved_away(Addr sp)
    entry, BEHIND instructions ahead. */
 static INLINE ULong clock_at(const void *gs, UWord behind)
 {
-   return HS_(clock).counted + HS_(clock).on_entry
-          + *(const ULong *)((const UChar *)gs + sizeof(TP_GuestState)
-                             + HS_COUNT_SLOT)
+   return HS_(clock).counted + HS_(clock).on_entry + *HS_(count_slot)(gs)
           - behind;
 }
 
