@@ -105,6 +105,11 @@ static inline const ULong *HS_(count_slot)(const void *gs)
    return (const ULong *)((const UChar *)gs + sizeof(TP_GuestState)
                           + HS_COUNT_SLOT);
 }
+/* SPLIT: the clock, given the running thread's count SLOT. */
+static inline ULong HS_(clock_with)(ULong slot)
+{
+   return HS_(clock).counted + HS_(clock).on_entry + slot;
+}
 IRSB *HS_(instrument)(VgCallbackClosure *closure, IRSB *in,
                       const VexGuestLayout *layout,
                       const VexGuestExtents *vge,

@@ -111,7 +111,7 @@ Bool HS_(clo_fast_paths) = True;
    two places.
 
    A superblock with no exit before its last instruction adds it to a
-   slot of the running thread's shadow state (COUNT_SLOT):
+   slot of the running thread's shadow state (HS_COUNT_SLOT):
 
       t0 = GET:I64(slot)               at the first IMark
       PUT(slot) = t0 + n               n: the superblock's instructions
@@ -179,10 +179,9 @@ static IRExpr *clock_addr(void)
    before its first block, and the core keeps shadow states across a
    signal handler, as Memcheck needs.  Generated code reads it from the
    guest-state register once per superblock, a 7-byte load, and uses it
-   for the load, the store and the guarded stores.  COUNT_SLOT, next to
+   for the load, the store and the guarded stores.  HS_COUNT_SLOT, next to
    it, is the running thread's count. */
 #define CLOCK_SLOT 0          /* offset in shadow state 1 */
-#define COUNT_SLOT HS_COUNT_SLOT
 
 static IRExpr *clock_addr_from_state(IRSB *out, const VexGuestLayout *layout)
 {
@@ -193,16 +192,13 @@ static IRExpr *clock_addr_from_state(IRSB *out, const VexGuestLayout *layout)
 }
 
 /* With --fast-paths=yes and --time-unit=i (HS_(clock).split), the clock
-   is counted + on_entry + the running thread's COUNT_SLOT. */
+   is counted + on_entry + the running thread's HS_COUNT_SLOT. */
 HS_Clock HS_(clock);
-#define count_in_state HS_(clock).split
-#define counted        HS_(clock).counted
-#define on_entry       HS_(clock).on_entry
 
 void HS_(fast_start_client_code)(ThreadId tid)
 {
-   Addr a = (Addr)&on_entry;
-   if (count_in_state)
+   Addr a = (Addr)&HS_(clock).on_entry;
+   if (HS_(clock).split)
       VG_(set_shadow_regs_area)(tid, 1, CLOCK_SLOT, sizeof a,
                                 (const UChar *)&a);
 }
@@ -319,7 +315,7 @@ static void clock_on_entry(IRSB *out, const IRSB *in,
 {
    Int i, k = 0, n = count_imarks(in);
    Bool to_slot = !early_exit(in, n);
-   Int slot = layout->total_sizeB + COUNT_SLOT;
+   Int slot = layout->total_sizeB + HS_COUNT_SLOT;
    IRTemp t0 = IRTemp_INVALID;
    IRExpr *addr = NULL;
 
@@ -357,10 +353,10 @@ static void clock_on_entry(IRSB *out, const IRSB *in,
    global clock, and its slot starts again from 0. */
 void HS_(fast_stop_client_code)(ThreadId tid, ULong blocks_done)
 {
-   if (!count_in_state)
+   if (!HS_(clock).split)
       return;
-   counted += ir_clock_take(tid, COUNT_SLOT);
-   HS_(guest_instrs_executed) = counted + on_entry;
+   HS_(clock).counted += ir_clock_take(tid, HS_COUNT_SLOT);
+   HS_(guest_instrs_executed) = HS_(clock_with)(0);
 }
 
 /* A signal frame is pushed for thread TID.  After a fault in the middle
@@ -370,10 +366,10 @@ void HS_(fast_stop_client_code)(ThreadId tid, ULong blocks_done)
 void HS_(fast_clock_at_signal)(ThreadId tid)
 {
    ULong n;
-   if (!count_in_state)
+   if (!HS_(clock).split)
       return;
-   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, COUNT_SLOT, sizeof n);
-   HS_(guest_instrs_executed) = counted + on_entry + n;
+   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, HS_COUNT_SLOT, sizeof n);
+   HS_(guest_instrs_executed) = HS_(clock_with)(n);
 }
 
 /* Massif's way (--fast-paths=no): before each exit and at the end, an
@@ -429,8 +425,8 @@ static VG_REGPARM(1) UWord fast_call(TP_GuestState *g)
 
    if (!HS_(is_malloc_callback)(arg[1]))
       return 0;
-   if (count_in_state)   /* the superblock counted itself before the call */
-      HS_(guest_instrs_executed) = counted + on_entry + *HS_(count_slot)(g);
+   if (HS_(clock).split)  /* the superblock counted itself before the call */
+      HS_(guest_instrs_executed) = HS_(clock_with)(*HS_(count_slot)(g));
    tid = VG_(get_running_tid)();
    switch (arg[0]) {
    case VG_USERREQ__CLIENT_CALL1:
@@ -546,7 +542,7 @@ static Bool unroll_given(void)
 /* After the options. */
 void HS_(fast_post_clo_init)(void)
 {
-   count_in_state = HS_(clo_time_unit) == HS_TimeI && HS_(clo_fast_paths);
+   HS_(clock).split = HS_(clo_time_unit) == HS_TimeI && HS_(clo_fast_paths);
    /* A threshold the user gave stands; --fast-paths=no leaves the
       core's. */
    if (HS_(clo_fast_paths) && !unroll_given())

@@ -278,8 +278,7 @@ static INLINE Bool moved_away(Addr sp)
    entry, BEHIND instructions ahead. */
 static INLINE ULong clock_at(const void *gs, UWord behind)
 {
-   return HS_(clock).counted + HS_(clock).on_entry + *HS_(count_slot)(gs)
-          - behind;
+   return HS_(clock_with)(*HS_(count_slot)(gs)) - behind;
 }
 
 /* Before the clock is read: HS_(guest_instrs_executed) made exact. */
