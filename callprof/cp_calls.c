@@ -107,6 +107,7 @@
 
 #include "cp.h"
 #include "cp_classify.h"
+#include "ir_counter.h"
 
 /* What a call or a return runs, inlined into transition: there a
    function call costs as much as the work it does. */
@@ -1464,6 +1465,9 @@ void CP_(pre_signal)(ThreadId tid, Int sig, Bool alt_stack)
    Thread *t = current();
    SigSave *s;
 
+   /* A fault in the middle of a block: the frame is pushed before the
+      thread stops, with its count still in its slot (0 otherwise). */
+   CP_(clock_at)(ir_clock_peek(tid, CP_CLOCK_SLOT));
    if (t->n_sig == MAX_SIG_DEPTH)
       VG_(tool_panic)("callprof: signal handlers nested too deeply");
    if (t->sig == NULL)
@@ -1533,6 +1537,7 @@ static void leave_signal(Thread *t)
 void CP_(post_signal)(ThreadId tid, Int sig)
 {
    Thread *t = current();
+   ir_clock_signal_return(tid, CP_CLOCK_SLOT);
    if (t->n_sig > 0)
       leave_signal(t);
 }

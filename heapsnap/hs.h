@@ -124,6 +124,8 @@ void HS_(fast_start_client_code)(ThreadId tid);
 void HS_(fast_stop_client_code)(ThreadId tid, ULong blocks_done);
 /* A signal frame is pushed for it (--stacks=yes): the clock made exact. */
 void HS_(fast_clock_at_signal)(ThreadId tid);
+/* Its signal handler returned, the frame's copy of its state put back. */
+void HS_(fast_signal_return)(ThreadId tid, Int sig);
 
 /*------------------------------------------------------------*/
 /*--- Sites and the heap (hs_heap.c)                       ---*/

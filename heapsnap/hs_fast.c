@@ -365,11 +365,20 @@ void HS_(fast_stop_client_code)(ThreadId tid, ULong blocks_done)
    then counts the superblock whole (docs/heapsnap.md, "After a fault"). */
 void HS_(fast_clock_at_signal)(ThreadId tid)
 {
-   ULong n;
    if (!HS_(clock).split)
       return;
-   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, HS_COUNT_SLOT, sizeof n);
-   HS_(guest_instrs_executed) = HS_(clock_with)(n);
+   HS_(guest_instrs_executed) =
+      HS_(clock_with)(ir_clock_peek(tid, HS_COUNT_SLOT));
+}
+
+/* Thread TID's signal handler returned: the count the core put back in
+   its slot, with the rest of the signal frame's copy of its state, was
+   taken when the thread stopped after the frame's push
+   (include/ir_counter.h, ir_clock_signal_return). */
+void HS_(fast_signal_return)(ThreadId tid, Int sig)
+{
+   if (HS_(clock).split)
+      ir_clock_signal_return(tid, HS_COUNT_SLOT);
 }
 
 /* Massif's way (--fast-paths=no): before each exit and at the end, an

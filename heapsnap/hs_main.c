@@ -409,6 +409,7 @@ static void hs_pre_clo_init(void)
    VG_(needs_final_IR_tidy_pass)(HS_(final_tidy));
    VG_(track_start_client_code)(hs_start_client_code);
    VG_(track_stop_client_code)(HS_(fast_stop_client_code));
+   VG_(track_post_deliver_signal)(HS_(fast_signal_return));
 
    HS_(clo_alloc_fns) = VG_(newXA)(VG_(malloc), "hs.main.alloc_fns",
                                    VG_(free), sizeof(HChar *));

@@ -127,4 +127,27 @@ static inline ULong ir_clock_take(ThreadId tid, Int slot)
    return n;
 }
 
+/* The count in thread TID's slot, left there. */
+static inline ULong ir_clock_peek(ThreadId tid, Int slot)
+{
+   ULong n;
+   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, slot, sizeof n);
+   return n;
+}
+
+/* For the tool's post_deliver_signal: a signal handler of thread TID
+   returned, and the core has put back the shadow state saved in the
+   signal frame, the slot with it.  The slot held then what the thread
+   had counted since it last stopped, which a stop has taken since: a
+   frame is pushed either while the thread is stopped (the slot 0), or,
+   for a fault in the middle of a block, before the thread stops, and
+   then the stop right after takes the count.  Either way the count put
+   back was taken already, and the slot starts again from 0 (else each
+   fault whose handler returns would count again the thread's
+   instructions from its last stop to the fault). */
+static inline void ir_clock_signal_return(ThreadId tid, Int slot)
+{
+   (void)ir_clock_take(tid, slot);
+}
+
 #endif /* IR_COUNTER_H */
