@@ -1397,6 +1397,11 @@ static ULong ts_diff(const struct vki_timespec *a, const struct vki_timespec *b)
 void CP_(pre_syscall)(ThreadId tid, UInt sysno)
 {
    Thread *t = current();
+   /* Callgrind pops the frames the stack pointer has left at the start
+      of every block; callprof at calls, returns and jumps, where they
+      are left but for a function that pops its own return address
+      before a system call and pushes it back after (glibc's vfork). */
+   unwind(t, VG_(get_SP)(tid), 0);
    t->sys_block = CP_(sys_block);
    t->sys_count = CP_(sys_count);
    t->sys_no = sysno;
