@@ -1397,11 +1397,6 @@ static ULong ts_diff(const struct vki_timespec *a, const struct vki_timespec *b)
 void CP_(pre_syscall)(ThreadId tid, UInt sysno)
 {
    Thread *t = current();
-   /* Callgrind pops the frames the stack pointer has left at the start
-      of every block; callprof at calls, returns and jumps, where they
-      are left but for a function that pops its own return address
-      before a system call and pushes it back after (glibc's vfork). */
-   unwind(t, VG_(get_SP)(tid), 0);
    t->sys_block = CP_(sys_block);
    t->sys_count = CP_(sys_count);
    t->sys_no = sysno;
@@ -1414,7 +1409,7 @@ void CP_(pre_syscall)(ThreadId tid, UInt sysno)
 
 /* The system call's count and time, at its instruction in the current
    context. */
-static void sys_time(Thread *t)
+static void sys_time(Thread *t, Bool self)
 {
    struct vki_timespec now;
    ULong ev[CP_MAX_EV], ns;
@@ -1435,8 +1430,9 @@ static void sys_time(Thread *t)
    }
    for (k = s; k < CP_(n_ev); k++)
       t->ev[k] += ev[k];
-   CP_(add_sys_cost)(CP_(cur_ctx), CP_(cost_tid)(),
-                     CP_(instr_addr)(b, b->n_instrs - 1), ev);
+   if (self)
+      CP_(add_sys_cost)(CP_(cur_ctx), CP_(cost_tid)(),
+                        CP_(instr_addr)(b, b->n_instrs - 1), ev);
 }
 
 VG_REGPARM(0) void CP_(bus_event)(void)
@@ -1449,12 +1445,24 @@ VG_REGPARM(0) void CP_(bus_event)(void)
 /* The block stays the thread's last until it runs client code again
    (CP_(resume)): Callgrind counts it then, and a dump before leaves it
    for the next part.  exit and exit_group do not come back, though the
-   core calls this for them. */
+   core calls this for them: their block is never counted, nor is their
+   system call in it (as in Callgrind, which writes a block's costs only
+   once it has counted a run of it), but the thread's events, and so the
+   open calls, get the call as Callgrind's do.
+
+   Callgrind pops the frames the stack pointer has left at the start of
+   every block; callprof at calls, returns and jumps, where they are left
+   but for a function that pops its own return address before a system
+   call and pushes it back after (glibc's vfork).  So the pops are made
+   here too, after the call's own costs, as at Callgrind's next block. */
 void CP_(post_syscall)(ThreadId tid, UInt sysno)
 {
    Thread *t = current();
+   Bool last = sysno == __NR_exit || sysno == __NR_exit_group;
    if (t->sys_no == sysno)
-      sys_time(t);
+      sys_time(t, !last);
+   if (!last)
+      unwind(t, VG_(get_SP)(tid), 0);
 }
 
 void CP_(resume)(ThreadId tid)
