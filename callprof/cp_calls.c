@@ -1459,7 +1459,12 @@ void CP_(post_syscall)(ThreadId tid, UInt sysno)
 {
    Thread *t = current();
    Bool last = sysno == __NR_exit || sysno == __NR_exit_group;
-   if (t->sys_no == sysno)
+   /* A handler's rt_sigreturn has put back the state the signal
+      interrupted, in a system call or not: Callgrind then counts the
+      call at the block it is in (callprof knows it only in a system
+      call). */
+   if (t->sys_no == sysno ||
+       (sysno == __NR_rt_sigreturn && t->sys_block != NULL))
       sys_time(t, !last);
    if (!last)
       unwind(t, VG_(get_SP)(tid), 0);
