@@ -22,7 +22,10 @@
    - Every transition first pops the frames whose SP is below the
      current SP: returns, and also longjmp and C++ exceptions, which
      leave frames by resetting SP.  A jump or call that leaves frames so
-     is a return, not a call (longjmp's jump back into main).
+     is a return, not a call (longjmp's jump back into main).  So does
+     the end of every system call (CP_(post_syscall)): Callgrind pops
+     at every block, and glibc's vfork leaves its frame by popping its
+     return address before its system call.
    - Calling a skipped function (PLT code, --skip-plt=yes) pushes a
      frame without an arc and keeps the context, so the stub's
      instructions count for the caller; a call from skipped code is
@@ -1407,8 +1410,8 @@ void CP_(pre_syscall)(ThreadId tid, UInt sysno)
    }
 }
 
-/* The system call's count and time, at its instruction in the current
-   context. */
+/* The system call's count and time, into the thread's events and, with
+   SELF, at its instruction in the current context. */
 static void sys_time(Thread *t, Bool self)
 {
    struct vki_timespec now;
