@@ -114,24 +114,23 @@ static inline void ir_clock_write(IRSB *sb, IRClock *c, IRExpr *now)
 }
 
 /* The count in thread TID's slot (an offset in its shadow state 1),
-   taken out: the slot starts again from 0.  For the tool's
+   left there. */
+static inline ULong ir_clock_peek(ThreadId tid, Int slot)
+{
+   ULong n;
+   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, slot, sizeof n);
+   return n;
+}
+
+/* The same, taken out: the slot starts again from 0.  For the tool's
    stop_client_code, which adds it to the global count (callprof's
    clock, and heapsnap's count of superblocks with no early exit:
    heapsnap/hs_fast.c). */
 static inline ULong ir_clock_take(ThreadId tid, Int slot)
 {
    static const ULong zero = 0;
-   ULong n;
-   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, slot, sizeof n);
+   ULong n = ir_clock_peek(tid, slot);
    VG_(set_shadow_regs_area)(tid, 1, slot, sizeof zero, (const UChar *)&zero);
-   return n;
-}
-
-/* The count in thread TID's slot, left there. */
-static inline ULong ir_clock_peek(ThreadId tid, Int slot)
-{
-   ULong n;
-   VG_(get_shadow_regs_area)(tid, (UChar *)&n, 1, slot, sizeof n);
    return n;
 }
 
